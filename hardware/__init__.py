@@ -1,0 +1,1 @@
+"""gpiozero devices of a table: the BUNCO! button, the bell, the lights. Knows nothing of the rules."""

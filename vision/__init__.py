@@ -1,0 +1,1 @@
+"""Frames in, dice values out. Knows nothing of Bunco (nor of `appliance`)."""
