@@ -1,0 +1,193 @@
+"""Score a reader against a labelled folder of dice photographs.
+
+A set is laid out like ../shared/dice/<set>/: images/, labels.csv (file,dice),
+boxes.csv (file,value,xc,yc,w,h normalised, optional) and label_issues.csv (optional:
+images where a visible die was left unlabelled, scored on their labelled dice only).
+The scoring lives here, apart from the benchmark command, so tests can call it.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from vision.dice import Die, FrameReading
+
+# A labelled box is grown by this factor before asking whether a read die's centre lies
+# in it: labelled boxes are drawn tight (penlington-wood boxes cover only the pips).
+BOX_SLACK = 1.3
+
+
+@dataclass(frozen=True)
+class LabelledBox:
+    value: int
+    xc: float  # pixels
+    yc: float
+    w: float
+    h: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return (abs(x - self.xc) <= self.w * BOX_SLACK / 2
+                and abs(y - self.yc) <= self.h * BOX_SLACK / 2)
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    file: str
+    path: Path
+    values: tuple[int, ...]  # sorted
+    boxes_norm: tuple[tuple[int, float, float, float, float], ...] = ()
+    partial: bool = False  # listed in label_issues.csv: some visible dice are unlabelled
+
+    def boxes(self, width: int, height: int) -> list[LabelledBox]:
+        return [LabelledBox(v, xc * width, yc * height, w * width, h * height)
+                for v, xc, yc, w, h in self.boxes_norm]
+
+
+@dataclass(frozen=True)
+class ImageScore:
+    file: str
+    exact: bool
+    labelled: int
+    recalled: int  # labelled dice matched by exactly one read die of the right value
+    extra: int  # read dice that match no labelled die
+    read: tuple[int, ...]
+    ms: float
+    has_boxes: bool
+
+
+@dataclass
+class SetScore:
+    images: list[ImageScore] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.images)
+
+    @property
+    def exact(self) -> float:
+        return sum(s.exact for s in self.images) / max(1, self.n)
+
+    @property
+    def die_recall(self) -> float | None:
+        scored = [s for s in self.images if s.has_boxes]
+        if not scored:
+            return None
+        return sum(s.recalled for s in scored) / max(1, sum(s.labelled for s in scored))
+
+    @property
+    def extra_dice(self) -> int:
+        return sum(s.extra for s in self.images)
+
+    def ms_quantile(self, q: float) -> float:
+        ms = sorted(s.ms for s in self.images)
+        if not ms:
+            return 0.0
+        if len(ms) == 1:
+            return ms[0]
+        return statistics.quantiles(ms, n=100, method="inclusive")[int(round(q * 100)) - 1]
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        recall = self.die_recall
+        return {
+            "images": self.n,
+            "exact": round(self.exact, 4),
+            "die_recall": None if recall is None else round(recall, 4),
+            "extra_dice": self.extra_dice,
+            "ms_p50": round(self.ms_quantile(0.5), 2),
+            "ms_p95": round(self.ms_quantile(0.95), 2),
+        }
+
+
+def load_set(folder: str | Path) -> list[LabelledImage]:
+    """Read labels.csv (+ boxes.csv, label_issues.csv when present) of one set folder."""
+    folder = Path(folder)
+    labels_path = folder / "labels.csv"
+    if not labels_path.is_file():
+        raise FileNotFoundError(f"{labels_path}: no labels.csv in this folder")
+    boxes: dict[str, list[tuple[int, float, float, float, float]]] = {}
+    boxes_path = folder / "boxes.csv"
+    if boxes_path.is_file():
+        with boxes_path.open(newline="") as fh:
+            for row in csv.DictReader(fh):
+                boxes.setdefault(row["file"], []).append(
+                    (int(row["value"]), float(row["xc"]), float(row["yc"]),
+                     float(row["w"]), float(row["h"])))
+    partial: set[str] = set()
+    issues_path = folder / "label_issues.csv"
+    if issues_path.is_file():
+        with issues_path.open(newline="") as fh:
+            partial = {row["file"] for row in csv.DictReader(fh)}
+    images = []
+    with labels_path.open(newline="") as fh:
+        for row in csv.DictReader(fh):
+            values = tuple(sorted(int(v) for v in row["dice"].split()))
+            images.append(LabelledImage(row["file"], folder / "images" / row["file"], values,
+                                        tuple(boxes.get(row["file"], ())),
+                                        row["file"] in partial))
+    return images
+
+
+def _centre(die: Die) -> tuple[float, float]:
+    return die.box[0]
+
+
+def score_image(image: LabelledImage, reading: FrameReading, width: int, height: int) -> ImageScore:
+    """Exact match, die recall (box matching) and extra dice for one image.
+
+    A labelled die is recalled when exactly one read die has its centre inside the
+    labelled box and that die has the labelled value. For an image in label_issues.csv
+    only read dice inside labelled boxes count (the unlabelled die may be read freely).
+    """
+    read_values = tuple(sorted(d.value for d in reading.dice))
+    if not image.boxes_norm:
+        if image.partial:
+            exact = not (Counter(image.values) - Counter(read_values))
+            extra = 0
+        else:
+            exact = read_values == image.values
+            extra = max(0, len(read_values) - len(image.values))
+        return ImageScore(image.file, exact, len(image.values), 0, extra, read_values,
+                          reading.ms, False)
+    boxes = image.boxes(width, height)
+    recalled = 0
+    matched_dice: set[int] = set()
+    for box in boxes:
+        inside = [i for i, d in enumerate(reading.dice) if box.contains(*_centre(d))]
+        matched_dice.update(inside)
+        if len(inside) == 1 and reading.dice[inside[0]].value == box.value:
+            recalled += 1
+    unmatched = len(reading.dice) - len(matched_dice)
+    if image.partial:
+        considered = tuple(sorted(reading.dice[i].value for i in matched_dice))
+        exact = considered == image.values
+        extra = 0
+    else:
+        exact = read_values == image.values
+        extra = unmatched
+    return ImageScore(image.file, exact, len(boxes), recalled, extra, read_values,
+                      reading.ms, True)
+
+
+def evaluate_set(folder: str | Path, read: Callable[..., FrameReading],
+                 files: Callable[[int, LabelledImage], bool] | None = None) -> SetScore:
+    """Read every labelled image of a set with `read(frame_bgr)` and score it.
+
+    `files(index, image)` optionally selects a subset (e.g. even-indexed files for a split).
+    """
+    import cv2  # heavy import kept local
+
+    score = SetScore()
+    for index, image in enumerate(load_set(folder)):
+        if files is not None and not files(index, image):
+            continue
+        frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise FileNotFoundError(f"{image.path}: cannot read image")
+        reading = read(frame)
+        score.images.append(score_image(image, reading, frame.shape[1], frame.shape[0]))
+    return score
