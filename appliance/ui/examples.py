@@ -1,0 +1,70 @@
+"""Example views from the rules' worked example (RULES.md, round 1 at the head table).
+
+Used for the screenshots in docs/ and by the tests, so the pictures people look at are
+the frames the tests check.
+"""
+
+from __future__ import annotations
+
+from appliance.ui.view import Banner, Move, TableView, TeamView
+
+
+def mid_round() -> TableView:
+    """Hannah has just rolled 1-1-1 and called BUNCO!; the head table has 21."""
+    return TableView(
+        table=1, set_no=1, round_no=1, target=1, points_to_win=21,
+        teams=(TeamView("Us", ("Stacy", "Wanda"), 8), TeamView("Them", ("Carol", "Hannah"), 23)),
+        phase="playing",
+        turn_player="Hannah", turn_partner="Carol", turn_team=1, turn_points=21,
+        last_roll=(1, 1, 1), scoring=(True, True, True), last_roller="Hannah",
+        banners=(Banner("bunco", "BUNCO!  Hannah +21"),),
+        network="online",
+    )
+
+
+def mixed_roll() -> TableView:
+    """Stacy's 1-1-3: two dice score, one does not."""
+    return TableView(
+        table=2, set_no=2, round_no=1, target=1, points_to_win=21,
+        teams=(TeamView("Us", ("Stacy", "Wanda"), 2), TeamView("Them", ("Carol", "Hannah"), 0)),
+        phase="playing",
+        turn_player="Stacy", turn_partner="Wanda", turn_team=0, turn_points=2,
+        last_roll=(1, 1, 3), scoring=(True, True, False), last_roller="Stacy",
+        network="offline",
+    )
+
+
+def end_of_round() -> TableView:
+    """After the bell: Carol and Hannah won; the ladder sends the losers to table 2."""
+    return TableView(
+        table=1, set_no=1, round_no=1, target=1, points_to_win=21,
+        teams=(TeamView("Us", ("Stacy", "Wanda"), 8), TeamView("Them", ("Carol", "Hannah"), 23)),
+        phase="over",
+        last_roll=(4, 3, 3), scoring=(False, False, False), last_roller="Hannah",
+        winners=("Carol", "Hannah"),
+        moves=(Move("Carol", 1), Move("Hannah", 1), Move("Stacy", 2), Move("Wanda", 2)),
+        network="online",
+    )
+
+
+def one_table() -> TableView:
+    """One-table Bunco: four players, each for herself; Wanda is rolling a 4-dice game."""
+    return TableView(
+        table=1, set_no=1, round_no=4, target=4, points_to_win=21,
+        teams=(TeamView("Stacy", ("Stacy",), 6), TeamView("Carol", ("Carol",), 14),
+               TeamView("Wanda", ("Wanda",), 9), TeamView("Hannah", ("Hannah",), 3)),
+        phase="playing",
+        turn_player="Wanda", turn_team=2, turn_points=5,
+        last_roll=(4, 4, 2, 6), scoring=(True, True, False, False), last_roller="Wanda",
+        banners=(Banner("mini_bunco", "Mini Bunco! Wanda +5"), Banner("white_elephant", "Wanda: take a gift"),
+                 Banner("reroll", "Re-roll: 1 die unreadable")),
+        network="standalone",
+    )
+
+
+ALL = {
+    "mid_round": mid_round,
+    "mixed_roll": mixed_roll,
+    "end_of_round": end_of_round,
+    "one_table": one_table,
+}

@@ -1,0 +1,110 @@
+"""What the screens show, as plain frozen data: the screen's whole input.
+
+The table unit builds these from the game state; the screens never see the game engine.
+Keeping the view dumb data means a screen can be rendered (and tested) from any state,
+including states the engine has not reached yet, and a redraw is a pure function.
+Checks in __post_init__ catch a mis-built view where it is made, not as a garbled frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Banner kinds, most important first: only the first one gets the big strip on a small
+# screen. A celebration beats a prompt (press BUNCO! still shows under it), a prompt
+# that needs the player (re-roll) beats news.
+BANNER_PRIORITY: tuple[str, ...] = (
+    "bunco",
+    "press_bunco",
+    "reroll",
+    "bell",
+    "roll_off",
+    "wipeout",
+    "mini_bunco",
+    "white_elephant",
+    "traveling",
+    "false_call",
+    "undo",
+)
+
+PHASES: tuple[str, ...] = ("waiting", "playing", "ending", "roll_off", "over")
+NETWORK_STATES: tuple[str, ...] = ("standalone", "online", "offline", "connecting")
+
+
+@dataclass(frozen=True)
+class TeamView:
+    label: str                 # "Us" / "Them", or the player's name at an individual table
+    players: tuple[str, ...]   # 1 or 2 names (a ghost shows as e.g. "Ghost")
+    points: int
+
+
+@dataclass(frozen=True)
+class Banner:
+    kind: str   # one of BANNER_PRIORITY
+    text: str   # what to show, e.g. "BUNCO! Hannah +21", "Re-roll: 1 die unreadable"
+
+    def __post_init__(self) -> None:
+        if self.kind not in BANNER_PRIORITY:
+            raise ValueError(f"Banner.kind {self.kind!r} is not one of {', '.join(BANNER_PRIORITY)}")
+
+
+@dataclass(frozen=True)
+class Move:
+    player: str
+    table: int          # table number for the next round
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: int                      # 1 = head table
+    set_no: int
+    round_no: int                   # 1..6
+    target: int                     # die face that scores this round
+    points_to_win: int              # 21 (or 11 with that house rule): the bar's mark
+    teams: tuple[TeamView, ...]     # 2 teams; 2..4 one-player "teams" at one-table Bunco
+    phase: str                      # "waiting", "playing", "ending", "roll_off", "over"
+    turn_player: str | None = None
+    turn_partner: str | None = None
+    turn_team: int | None = None    # index into teams
+    turn_points: int = 0            # running score of the current turn
+    last_roll: tuple[int, ...] = () # 3 or 4 dice
+    scoring: tuple[bool, ...] = ()  # which of last_roll's dice scored (lit); () = none
+    last_roller: str | None = None
+    banners: tuple[Banner, ...] = ()
+    winners: tuple[str, ...] = ()   # after the round
+    moves: tuple[Move, ...] = ()    # where each player goes next round
+    network: str = "standalone"     # "standalone", "online", "offline", "connecting"
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.teams) <= 4:
+            raise ValueError(f"TableView.teams: 1 to 4 teams, got {len(self.teams)}")
+        if self.phase not in PHASES:
+            raise ValueError(f"TableView.phase {self.phase!r} is not one of {', '.join(PHASES)}")
+        if self.network not in NETWORK_STATES:
+            raise ValueError(
+                f"TableView.network {self.network!r} is not one of {', '.join(NETWORK_STATES)}")
+        if not 1 <= self.target <= 6:
+            raise ValueError(f"TableView.target must be a die face 1..6, got {self.target}")
+        if self.points_to_win < 1:
+            raise ValueError(f"TableView.points_to_win must be >= 1, got {self.points_to_win}")
+        if len(self.last_roll) > 6 or any(not 1 <= d <= 6 for d in self.last_roll):
+            raise ValueError(f"TableView.last_roll must be up to 6 faces 1..6, got {self.last_roll}")
+        if self.scoring and len(self.scoring) != len(self.last_roll):
+            raise ValueError(
+                f"TableView.scoring has {len(self.scoring)} flags for {len(self.last_roll)} dice")
+        if self.turn_team is not None and not 0 <= self.turn_team < len(self.teams):
+            raise ValueError(f"TableView.turn_team {self.turn_team} is not an index into teams")
+
+    def leaders(self) -> tuple[int, ...]:
+        """Indexes of the teams to highlight: the winners once the round is over, else
+        the single team with the most points (nobody leads a tie)."""
+        if self.phase == "over" and self.winners:
+            won = set(self.winners)
+            return tuple(i for i, t in enumerate(self.teams) if won.intersection(t.players))
+        top = max(t.points for t in self.teams)
+        best = [i for i, t in enumerate(self.teams) if t.points == top]
+        return tuple(best) if len(best) == 1 else ()
+
+    def banners_by_priority(self) -> tuple[Banner, ...]:
+        """Banners most important first (stable for equal kinds)."""
+        return tuple(sorted(self.banners, key=lambda b: BANNER_PRIORITY.index(b.kind)))
