@@ -38,9 +38,17 @@ def _odd(n: float) -> int:
 
 
 def _blobs(response: np.ndarray, threshold: float, min_area: float, max_area: float,
-           max_side: float) -> np.ndarray:
-    """Connected blobs of response > threshold: rows x, y, area, w, h, peak."""
-    binary = (response > threshold).astype(np.uint8)
+           max_side: float, local: int = 0) -> np.ndarray:
+    """Connected blobs of response > threshold: rows x, y, area, w, h, peak.
+
+    With local > 0 a pixel must also reach half the strongest response within a
+    local x local window, which splits pips that nearly touch (large pips on a 6).
+    """
+    binary = response > threshold
+    if local:
+        peak_near = cv2.dilate(response, cv2.getStructuringElement(cv2.MORPH_RECT, (local, local)))
+        binary &= response.astype(np.uint16) * 2 >= peak_near
+    binary = binary.astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
     if n <= 1:
         return np.zeros((0, 6), np.float32)
@@ -85,7 +93,8 @@ def estimate_pip_diameter(grey: np.ndarray) -> float | None:
         small = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         diams = []
         for resp in _responses(small, kernel):
-            b = _blobs(resp, MIN_CONTRAST, np.pi * (lo / 2) ** 2, np.pi * (hi / 2) ** 2, hi + 2)
+            b = _blobs(resp, MIN_CONTRAST, np.pi * (lo / 2) ** 2, np.pi * (hi / 2) ** 2, hi + 2,
+                       local=5)
             if len(b) < 2:
                 continue
             d = 2 * np.sqrt(b[:, 2] / np.pi)
@@ -117,7 +126,8 @@ def find_pips(grey: np.ndarray, die_w: float) -> list[Pip]:
     expect = np.pi * (pip_d / 2) ** 2
     pips: list[Pip] = []
     for dark, resp in zip((True, False), _responses(grey, kernel)):
-        b = _blobs(resp, MIN_CONTRAST, 0.25 * expect, 3.2 * expect, 2.4 * pip_d)
+        b = _blobs(resp, MIN_CONTRAST, 0.25 * expect, 3.2 * expect, 2.4 * pip_d,
+                   local=_odd(1.6 * pip_d))
         for x, y, area, w, h, peak in b:
             pips.append(Pip(float(x), float(y), float(area), float(w), float(h), dark,
                             float(peak)))

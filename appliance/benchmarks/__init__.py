@@ -1,0 +1,1 @@
+"""Benchmarks behind `bunco bench WHAT`: one module each, with run(args) -> exit code."""

@@ -1,0 +1,57 @@
+"""`bunco bench vision DIR`: accuracy and speed of the pip reader on a labelled photo set."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from appliance.errors import UserError
+
+HELP = "pip reader on a labelled set (DIR/images + labels.csv [+ boxes.csv, label_issues.csv])"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", metavar="DIR", help="a set folder laid out like shared/dice/<set>/")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--split", choices=("all", "even", "odd"), default="all",
+                        help="score every image, or only even- / odd-indexed ones (train/held-out)")
+    parser.add_argument("--failures", action="store_true",
+                        help="also list the images not read exactly")
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.evaluate import evaluate_set
+    from vision.pips import read_frame
+
+    folder = Path(args.dir)
+    if not (folder / "labels.csv").is_file():
+        raise UserError(f"{folder}: not a labelled set (no labels.csv; expected images/ + labels.csv)")
+    cv2.setNumThreads(1)  # the figure we quote is one core's
+    select = None
+    if args.split != "all":
+        parity = 0 if args.split == "even" else 1
+        select = lambda i, _img: i % 2 == parity  # noqa: E731
+    try:
+        score = evaluate_set(folder, read_frame, select)
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from exc
+    result = score.as_dict()
+    if args.json:
+        print(json.dumps(result))
+    else:
+        recall = result["die_recall"]
+        print(f"images      {result['images']}")
+        print(f"exact       {result['exact']:.1%}")
+        print(f"die recall  {'n/a (no boxes.csv)' if recall is None else f'{recall:.1%}'}")
+        print(f"extra dice  {result['extra_dice']}")
+        print(f"ms p50      {result['ms_p50']:.2f}")
+        print(f"ms p95      {result['ms_p95']:.2f}")
+    if args.failures:
+        for s in score.images:
+            if not s.exact:
+                print(f"  {s.file}: read {list(s.read)} recalled {s.recalled}/{s.labelled}"
+                      f" extra {s.extra}")
+    return 0
