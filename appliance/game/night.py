@@ -1,0 +1,140 @@
+"""The night: sets of six rounds, seating, scorecards, the winner and the prizes.
+
+The Night takes an injected random.Random and splits it into two streams at once (seat
+draws, tie-break roll-offs), so a night replayed from its log with the same seed makes
+the same draws whether or not the log spells out the seats.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from appliance.game.events import Call, Roll, TableEvent, Undo
+from appliance.game.prizes import Scorecard, award_prizes, standings
+from appliance.game.round import RoomRound, RoundSetup
+from appliance.game.rules import HouseRules
+from appliance.game.seating import (
+    GHOST_PREFIX, Layout, SeatPlan, check_plan, draw_seats, next_seats, plan_layout,
+)
+from appliance.game.table import GameError, TableResult, TableSetup
+
+ROUNDS_PER_SET = 6
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    set_no: int
+    round_no: int
+    plan: SeatPlan
+    results: tuple[TableResult, ...]
+    buncos: tuple[str, ...]
+    traveling: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NightResult:
+    rounds: tuple[PlayedRound, ...]
+    cards: dict[str, Scorecard]
+    standings: tuple[str, ...]
+    prizes: dict[str, str | None]
+    traveling_holder: str | None
+
+
+class Night:
+    def __init__(self, players: tuple[str, ...], rules: HouseRules, rng: random.Random) -> None:
+        players = tuple(players)
+        if len(set(players)) != len(players):
+            raise GameError("a player is listed twice")
+        for p in players:
+            if not p.strip() or p.startswith(GHOST_PREFIX):
+                raise GameError(f"bad player name {p!r} (empty, or taken by the ghosts)")
+        self.players = players
+        self.rules = rules
+        self.layout: Layout = plan_layout(len(players), rules)
+        self._seat_rng = random.Random(rng.getrandbits(64))
+        self._tie_seed = rng.getrandbits(64)
+        self.played: list[PlayedRound] = []
+        self.current: RoomRound | None = None
+        self.cards = {p: Scorecard() for p in players}
+
+    @property
+    def total_rounds(self) -> int:
+        return self.rules.sets * ROUNDS_PER_SET
+
+    @property
+    def over(self) -> bool:
+        finished = len(self.played) + (self.current is not None and self.current.complete)
+        return finished >= self.total_rounds
+
+    def next_plan(self) -> SeatPlan:
+        """The seats of the next round: the draw first, then rotation from the last results."""
+        if not self.played:
+            return draw_seats(self.players, self.layout, self._seat_rng)
+        last = self.played[-1]
+        return next_seats(last.plan, last.results, self.layout, len(self.played))
+
+    def start_round(self, plan: SeatPlan | None = None) -> RoomRound:
+        if self.current is not None:
+            if not self.current.complete:
+                raise GameError("the current round is not over")
+            self._close()
+        index = len(self.played)
+        if index >= self.total_rounds:
+            raise GameError(f"the night is over ({self.total_rounds} rounds played)")
+        plan = plan or self.next_plan()
+        check_plan(plan, self.players, self.layout)
+        set_no, round_no = index // ROUNDS_PER_SET + 1, index % ROUNDS_PER_SET + 1
+        ghosts = frozenset(self.layout.ghosts)
+        tables = tuple(
+            TableSetup(
+                table=n, seats=seats, target=round_no, rules=self.rules,
+                individual=slot.individual, ghosts=ghosts & set(seats), is_head=(n == 1),
+                draw_first=(index == 0 and self.rules.first_roller == "high_die"),
+            )
+            for n, (seats, slot) in enumerate(zip(plan.tables, self.layout.slots), start=1)
+        )
+        self.current = RoomRound(RoundSetup(set_no, round_no, tables))
+        self._plan = plan
+        return self.current
+
+    def apply(self, event: TableEvent) -> dict[int, tuple[str, ...]]:
+        """A roll at a finished round starts the next one (seated by the engine)."""
+        if self.current is None or (isinstance(event, Roll) and self.current.complete):
+            self.start_round()
+        assert self.current is not None
+        return self.current.apply(event)
+
+    def finish(self) -> NightResult:
+        """Close the last round (if complete) and work out standings and prizes."""
+        if self.current is not None and self.current.complete:
+            self._close()
+        holder = next((p for r in reversed(self.played) for p in reversed(r.traveling)), None)
+        buncos = [p for r in self.played for p in r.buncos]
+        tie_rng = random.Random(self._tie_seed)  # the same answer however often it is asked
+        order = tuple(standings(self.cards, tie_rng))
+        prizes = award_prizes(self.cards, self.rules.prizes, buncos, holder, tie_rng)
+        return NightResult(tuple(self.played), self.cards, order, prizes, holder)
+
+    def _close(self) -> None:
+        room = self.current
+        assert room is not None and room.complete
+        results = room.results()
+        for result in results:
+            for p in result.winners:
+                self.cards[p].marks.append("W")
+            for p in result.losers:
+                self.cards[p].marks.append("L")
+        for table in room.tables.values():
+            for player, tally in table.tallies.items():
+                card = self.cards[player]
+                card.buncos += tally.buncos
+                card.mini_buncos += tally.mini_buncos
+                card.wipeouts += tally.wipeouts
+                card.white_elephants += tally.white_elephants
+        self.played.append(PlayedRound(room.setup.set_no, room.setup.round_no, self._plan, results,
+                                       tuple(room.buncos), tuple(room.traveling)))
+        self.current = None
+
+
+__all__ = ["Night", "NightResult", "PlayedRound", "Call", "Roll", "Undo"]
