@@ -11,6 +11,8 @@ from appliance.errors import UserError
 
 # Subcommand name -> module under appliance.commands. Order is the order `--help` lists them.
 COMMANDS: dict[str, str] = {
+    "replay": "replay",
+    "simulate": "simulate",
     "read": "read",
     "bench": "bench",
     "hwtest": "hwtest",
