@@ -116,6 +116,19 @@ def dice_slots(area: pygame.Rect, n: int, gap: int) -> tuple[pygame.Rect, ...]:
     return tuple(pygame.Rect(x0 + i * (side + gap), y0, side, side) for i in range(n))
 
 
+def moves_grid(area: pygame.Rect, n: int, unit: float) -> tuple[pygame.Rect, ...]:
+    """Cells for "where each player goes next" after the round: 2 columns up to 4 moves."""
+    if n <= 0:
+        return ()
+    cols = 1 if n == 1 else 2 if n <= 4 else 3
+    rows = math.ceil(n / cols)
+    gap = max(4, round(8 * unit))
+    cw = (area.w - gap * (cols - 1)) // cols
+    rh = min((area.h - gap * (rows - 1)) // rows, area.h // 2)
+    return tuple(pygame.Rect(area.x + (k % cols) * (cw + gap), area.y + (k // cols) * (rh + gap), cw, rh)
+                 for k in range(n))
+
+
 def layout_for(size: tuple[int, int], n_teams: int = 2, n_dice: int = 3) -> Layout:
     """All rectangles of the table screen for a surface of this size."""
     w, h = size

@@ -17,6 +17,7 @@ from appliance.ui.layout import (
     bar_fill_width,
     bar_mark_x,
     layout_for,
+    moves_grid,
 )
 from appliance.ui.text import draw_text, fit_size
 from appliance.ui.view import Banner, TableView
@@ -293,17 +294,11 @@ def _draw_moves(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
     if not view.moves:
         draw_text(surface, "Waiting for the next round", area.inflate(0, -area.h // 2), DIM, align="center")
         return
-    n = len(view.moves)
-    cols = 1 if n == 1 else 2 if n <= 4 else 3
-    rows = -(-n // cols)
     gap = max(4, round(8 * lay.unit))
-    cw = (area.w - gap * (cols - 1)) // cols
-    rh = min((area.h - gap * (rows - 1)) // rows, area.h // 2)
-    cells = [pygame.Rect(area.x + (k % cols) * (cw + gap), area.y + (k // cols) * (rh + gap), cw, rh)
-             for k in range(n)]
+    cells = moves_grid(area, len(view.moves), lay.unit)
     # One type size for every cell, the largest at which the longest line fits.
     inner = cells[0].inflate(-2 * gap, -gap)
-    arrow_w = round(inner.h * 0.9)
+    arrow_w = round(inner.h * 1.2)
     size = min(fit_size(f"{m.player}  {_move_words(m.table, view.table)}", inner.w - arrow_w, inner.h)
                for m in view.moves)
     for cell, move in zip(cells, view.moves):
