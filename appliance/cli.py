@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "read": "read",
     "bench": "bench",
     "hwtest": "hwtest",
+    "calibrate": "calibrate",
 }
 
 
