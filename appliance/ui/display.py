@@ -60,10 +60,13 @@ def choose_mode(mode: str, env: dict[str, str] | None = None, platform: str | No
 def window_size(desktop: tuple[int, int]) -> tuple[int, int]:
     """The largest standard size that fits in the desktop with room for window borders."""
     dw, dh = desktop
-    for w, h in WINDOW_SIZES:
+    for w, h in WINDOW_SIZES[:-1]:
         if w <= dw * 0.95 and h <= dh * 0.9:
             return w, h
-    return WINDOW_SIZES[-1]
+    # Between standard sizes (a 1366x768 laptop): a 16:9 window filling most of it.
+    h = int(min(dh * 0.88, dw * 0.95 * 9 / 16))
+    small = WINDOW_SIZES[-1]
+    return (h * 16 // 9, h) if h * 16 // 9 >= small[0] and h >= small[1] else small
 
 
 class Display:

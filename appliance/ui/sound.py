@@ -37,6 +37,8 @@ def bell_wave(times: int = 1, base_hz: float = 880.0, length_s: float = 1.4, rat
         one += amp * np.exp(-t / tau) * np.sin(2 * np.pi * base_hz * ratio * t)
     attack = min(n_one, int(0.004 * rate))  # no click at the start
     one[:attack] *= np.linspace(0.0, 1.0, attack)
+    release = n_one // 6  # nor at the end
+    one[-release:] *= np.linspace(1.0, 0.0, release)
     gap = int(STRIKE_GAP_S * rate)
     wave = np.zeros(n_one + gap * (times - 1))
     for k in range(times):
