@@ -56,5 +56,11 @@ def draw_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tup
         box.right = rect.right
     else:
         box.left = rect.left
-    surface.blit(image, box)
-    return box
+    if rect.contains(box):
+        surface.blit(image, box)
+    else:  # even the smallest size is too wide: cut it at the box, never spill over
+        clip = surface.get_clip()
+        surface.set_clip(rect.clip(clip))
+        surface.blit(image, box)
+        surface.set_clip(clip)
+    return box.clip(rect)
