@@ -332,7 +332,14 @@ class Empty:
     s: float = 0.5
 
 
-Step = Roll | Hand | Empty
+@dataclass(frozen=True)
+class Wait:
+    """Nothing happens for s seconds: whatever lies in the tray stays."""
+
+    s: float = 0.5
+
+
+Step = Roll | Hand | Empty | Wait
 
 
 @dataclass
@@ -521,8 +528,9 @@ class SyntheticRolls:
                 yield from self._roll(step)
             elif isinstance(step, Hand):
                 yield from self._hand(step)
-            elif isinstance(step, Empty):
-                self._dice = []
+            elif isinstance(step, (Empty, Wait)):
+                if isinstance(step, Empty):
+                    self._dice = []
                 still = self._static()
                 for _ in range(self._n(step.s)):
                     yield still
@@ -549,6 +557,12 @@ class SyntheticRolls:
         spins = [self.rng.choice((-1, 1)) * self.rng.uniform(360, 900) for _ in range(n)]
         frames = self._n(roll.move_s)
         start_index = self.index + (1 if self._dice else 0)
+        # the truth is known before the first frame of the throw is drawn
+        rest_frames = self._n(roll.rest_s)
+        rest_index = start_index + frames
+        self.truth.append(RollTruth(tuple(sorted(roll.values)), roll.hidden, start_index, rest_index,
+                                    rest_index + rest_frames - 1, self.fps,
+                                    tuple(final_for[k] for k in range(n)), self.die_size_px))
         if self._dice:  # the last dice were picked up: one empty frame
             self._dice = []
             yield self._static()
@@ -577,11 +591,6 @@ class SyntheticRolls:
                       for k in range(n)]
         # the rest frames: their first one is the frame where every die stopped
         rest = self._static()
-        rest_frames = self._n(roll.rest_s)
-        rest_index = start_index + frames
-        self.truth.append(RollTruth(tuple(sorted(roll.values)), roll.hidden, start_index, rest_index,
-                                    rest_index + rest_frames - 1, self.fps,
-                                    tuple(final_for[k] for k in range(n)), self.die_size_px))
         for _ in range(rest_frames):
             yield rest
 

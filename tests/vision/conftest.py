@@ -44,3 +44,9 @@ def synthetic():
         return SyntheticRolls(script, rng=random.Random(seed), fps=fps, **kw)
 
     return make
+
+
+@pytest.fixture
+def scene_reader():
+    """The SceneReader class (test modules cannot import conftest under --import-mode=importlib)."""
+    return SceneReader
