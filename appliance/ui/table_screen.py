@@ -244,14 +244,17 @@ def _draw_turn(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
         pygame.draw.rect(surface, colour, stripe)
         pad = stripe.w * 3
         name_rect = lay.turn_name.inflate(-pad, 0).move(pad // 2, 0)
+        points_rect = lay.turn_points.inflate(-pad, -lay.turn_points.h // 8).move(pad // 2, 0)
+        if not view.turn_partner:  # alone (one-table Bunco): close the gap between the lines
+            name_rect.y += lay.turn_partner.h // 2
+            points_rect.y -= lay.turn_partner.h // 2
         who = f"{view.turn_player} rolls first" if view.phase == "waiting" else f"{view.turn_player}'s turn"
         draw_text(surface, who, name_rect, TEXT, align="left")
         if view.turn_partner:
             draw_text(surface, f"partner {view.turn_partner}", lay.turn_partner.inflate(-pad, 0).move(pad // 2, 0),
                       DIM, align="left")
         if view.phase != "waiting":
-            draw_text(surface, f"This turn: +{view.turn_points}",
-                      lay.turn_points.inflate(-pad, -lay.turn_points.h // 8).move(pad // 2, 0), TEXT, align="left")
+            draw_text(surface, f"This turn: +{view.turn_points}", points_rect, TEXT, align="left")
     elif view.phase == "waiting":
         draw_text(surface, "Get ready", lay.turn_name, TEXT, align="left")
 
