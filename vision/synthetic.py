@@ -26,6 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice import Die, FrameReading, Unreadable
+
 DICE_ROOT = Path(os.environ.get("BUNCO_DICE_DIR", "/work/shared/dice"))
 FRAME_SIZE = (640, 480)  # width, height
 
@@ -618,3 +620,29 @@ class SyntheticRolls:
         for i in range(n_out):
             u = (i + 1) / n_out
             yield self._render(still, (tx, ty + (start_y - ty) * u, width), hid)
+
+
+class SceneReader:
+    """A reader that reports what a SyntheticRolls source really drew in its last frame.
+
+    It stands in for the pip reader where the subject is the settle logic (its tests, and a
+    benchmark of the settle stage alone): it reads a die only where one was drawn, tumbling
+    dice show whatever face is up, dice under the rim are unreadable. It does not look for
+    hands (the settle detector must) and reads dice under a hand as if it could see them.
+    """
+
+    def __init__(self, source: SyntheticRolls) -> None:
+        self.source = source
+        self.calls = 0
+
+    def __call__(self, frame: np.ndarray) -> FrameReading:
+        self.calls += 1
+        size = self.source.die_size_px
+        dice, unreadable = [], []
+        for d in self.source.scene.dice:
+            box = ((d.x, d.y), (size, size), d.angle)
+            if d.hidden:
+                unreadable.append(Unreadable(box, "occluded"))
+            else:
+                dice.append(Die(d.value, box, 0.9))
+        return FrameReading(tuple(dice), tuple(unreadable), size)

@@ -9,7 +9,7 @@ import pytest
 
 from vision.dice import Die, FrameReading
 from vision.settle import SettleDetector, Settled
-from vision.synthetic import Empty, Hand, Roll, SyntheticRolls, Wait
+from vision.synthetic import Empty, Hand, Roll, SceneReader, SyntheticRolls, Wait
 
 
 def run(source: SyntheticRolls, detector: SettleDetector) -> list[tuple[int, Settled]]:
@@ -22,10 +22,14 @@ def run(source: SyntheticRolls, detector: SettleDetector) -> list[tuple[int, Set
     return out
 
 
-@pytest.fixture(autouse=True)
-def _scene_reader_class(scene_reader):
-    global SceneReader
-    SceneReader = scene_reader
+@pytest.fixture
+def synthetic():
+    """SyntheticRolls with a fixed seed and a low frame rate: fast tests."""
+
+    def make(script, *, seed: int = 1, fps: float = 15.0, **kw) -> SyntheticRolls:
+        return SyntheticRolls(script, rng=random.Random(seed), fps=fps, **kw)
+
+    return make
 
 
 def detector_for(source: SyntheticRolls, reader=None, **kw) -> SettleDetector:
