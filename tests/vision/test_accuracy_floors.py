@@ -1,0 +1,45 @@
+"""Accuracy floors on the shared photo sets: a regression of the reader fails here.
+
+The floors sit a little below what the reader measures today (see the vision issue
+note); they are far below the targets in the issue and are raised as it improves.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.evaluate import evaluate_set
+from vision.pips import read_frame
+
+# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
+_DICE = Path(os.environ.get("BUNCO_DICE_SETS",
+                            Path(__file__).resolve().parents[3] / "shared" / "dice"))
+
+
+@pytest.fixture(scope="module")
+def dice_sets() -> Path:
+    if not (_DICE / "penlington-wood" / "labels.csv").is_file():
+        pytest.skip(f"shared dice photo sets not found at {_DICE} (set BUNCO_DICE_SETS)")
+    return _DICE
+
+
+# set: (exact, die recall, most extra dice) measured 2024 dev: see the issue note
+FLOORS = {
+    "byler-d6": (0.0, 0.18, 40),
+    "penlington-wood": (0.22, 0.58, 260),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_accuracy_floor(dice_sets, name):
+    cv2.setNumThreads(1)
+    score = evaluate_set(dice_sets / name, read_frame)
+    exact, recall, extra = FLOORS[name]
+    assert score.n == len(list((dice_sets / name / "images").iterdir()))
+    assert score.exact >= exact, score.as_dict()
+    assert score.die_recall >= recall, score.as_dict()
+    assert score.extra_dice <= extra, score.as_dict()

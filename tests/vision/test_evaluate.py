@@ -1,0 +1,42 @@
+"""Scoring: exact match, die recall with box matching, extra dice, label issues."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vision.dice import Die, FrameReading
+from vision.evaluate import LabelledImage, score_image
+
+
+def _die(value, x, y):
+    return Die(value, ((x, y), (40.0, 40.0), 0.0), 0.9)
+
+
+IMAGE = LabelledImage("a.jpg", Path("a.jpg"), (2, 5),
+                      ((5, 0.25, 0.25, 0.1, 0.1), (2, 0.75, 0.75, 0.1, 0.1)))
+
+
+def test_all_right():
+    s = score_image(IMAGE, FrameReading((_die(5, 100, 100), _die(2, 300, 300))), 400, 400)
+    assert s.exact and s.recalled == 2 and s.extra == 0
+
+
+def test_wrong_value_and_extra_die():
+    reading = FrameReading((_die(6, 100, 100), _die(2, 300, 300), _die(1, 200, 30)))
+    s = score_image(IMAGE, reading, 400, 400)
+    assert not s.exact and s.recalled == 1 and s.extra == 1
+
+
+def test_two_dice_in_one_box_do_not_count():
+    reading = FrameReading((_die(5, 100, 100), _die(5, 104, 104), _die(2, 300, 300)))
+    s = score_image(IMAGE, reading, 400, 400)
+    assert s.recalled == 1 and not s.exact
+
+
+def test_label_issue_images_score_labelled_dice_only():
+    partial = LabelledImage(IMAGE.file, IMAGE.path, IMAGE.values, IMAGE.boxes_norm, partial=True)
+    reading = FrameReading((_die(5, 100, 100), _die(2, 300, 300), _die(3, 200, 30)))
+    s = score_image(partial, reading, 400, 400)
+    assert s.exact and s.extra == 0 and s.recalled == 2
+    s = score_image(IMAGE, reading, 400, 400)
+    assert not s.exact and s.extra == 1

@@ -1,0 +1,92 @@
+"""The reader on real photographs: scale freedom, no guessing, the box it gives."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluate import load_set
+from vision.pips import read_frame
+
+# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
+_DICE = Path(os.environ.get("BUNCO_DICE_SETS",
+                            Path(__file__).resolve().parents[3] / "shared" / "dice"))
+
+
+@pytest.fixture(scope="module")
+def dice_sets() -> Path:
+    if not (_DICE / "penlington-wood" / "labels.csv").is_file():
+        pytest.skip(f"shared dice photo sets not found at {_DICE} (set BUNCO_DICE_SETS)")
+    return _DICE
+
+
+def _sample(dice_sets, name, step):
+    return load_set(dice_sets / name)[::step]
+
+
+def test_reads_a_clear_photo(dice_sets):
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "five_44.jpg")
+    reading = read_frame(cv2.imread(str(image.path)))
+    # five 5s are labelled; clutter (cable label, laptop ports) adds up to two today
+    assert reading.values.count(5) == 5
+    assert len(reading.values) <= 7
+    for die in reading.dice:
+        assert 1 <= die.value <= 6 and 0.0 < die.confidence <= 1.0
+        (cx, cy), (w, h), _ = die.box
+        assert 0 <= cx < 640 and 0 <= cy < 480 and w > 10
+
+
+@pytest.mark.parametrize("factor", [0.6, 1.5])
+def test_scale_free(dice_sets, factor):
+    """The same photo resized reads the same for most of a fixed sample (no pixel constants)."""
+    same = total = 0
+    for image in _sample(dice_sets, "penlington-wood", 10):
+        frame = cv2.imread(str(image.path))
+        base = read_frame(frame).values
+        if base != image.values:
+            continue  # only photos read right at their own size say anything about scale
+        interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+        resized = cv2.resize(frame, None, fx=factor, fy=factor, interpolation=interp)
+        total += 1
+        same += read_frame(resized).values == base
+    assert total >= 5
+    assert same / total >= 0.4, (same, total)  # measured 3/7: see the issue note
+
+
+def test_die_without_clear_pips_is_not_guessed(dice_sets):
+    """Wipe the pips off one die (fill its top face with its body colour): no value there."""
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "five_44.jpg")
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    box = image.boxes(w, h)[0]
+    x0, x1 = int(box.xc - box.w * 0.6), int(box.xc + box.w * 0.6)
+    y0, y1 = int(box.yc - box.h * 0.6), int(box.yc + box.h * 0.6)
+    patch = frame[y0:y1, x0:x1]
+    body = np.median(patch.reshape(-1, 3), axis=0)
+    frame[y0:y1, x0:x1] = body.astype(np.uint8)
+    reading = read_frame(frame)
+    for die in reading.dice:
+        assert not box.contains(*die.box[0]), "a value was guessed for a die with no pips"
+    assert reading.values.count(5) == 4
+
+
+def test_roi_limits_and_offsets(dice_sets):
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "five_44.jpg")
+    frame = cv2.imread(str(image.path))
+    full = read_frame(frame)
+    roi = (200, 100, 440, 380)
+    part = read_frame(frame, roi=roi, die_size_px=full.die_size_px)
+    assert part.dice, "dice inside the region must still be read"
+    for die in part.dice:
+        cx, cy = die.box[0]
+        assert roi[0] <= cx <= roi[0] + roi[2] and roi[1] <= cy <= roi[1] + roi[3]
+
+
+def test_blank_frame_reads_nothing():
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    reading = read_frame(frame)
+    assert reading.dice == () and reading.values == ()

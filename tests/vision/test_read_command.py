@@ -1,0 +1,69 @@
+"""`bunco read` prints one JSON line an image and draws overlays; `bunco bench vision --json`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import json
+
+import cv2
+import pytest
+
+from appliance.cli import main
+
+# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
+_DICE = Path(os.environ.get("BUNCO_DICE_SETS",
+                            Path(__file__).resolve().parents[3] / "shared" / "dice"))
+
+
+@pytest.fixture(scope="module")
+def dice_sets() -> Path:
+    if not (_DICE / "penlington-wood" / "labels.csv").is_file():
+        pytest.skip(f"shared dice photo sets not found at {_DICE} (set BUNCO_DICE_SETS)")
+    return _DICE
+
+
+
+def test_read_json_and_overlay(dice_sets, tmp_path, capsys):
+    img = dice_sets / "penlington-wood" / "images" / "five_44.jpg"
+    assert main(["read", str(img), "--overlay", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1
+    row = json.loads(lines[0])
+    assert set(row) == {"file", "dice", "unreadable", "ms"}
+    assert row["file"] == str(img) and row["dice"] == sorted(row["dice"])
+    assert row["dice"].count(5) == 5 and isinstance(row["unreadable"], int)
+    overlay = cv2.imread(str(tmp_path / "five_44.png"))
+    assert overlay is not None and overlay.shape == (480, 640, 3)
+    assert (overlay != cv2.imread(str(img))).any()  # something was drawn
+
+
+def test_read_bad_file_says_so(tmp_path, capsys):
+    bad = tmp_path / "not_an_image.jpg"
+    bad.write_text("nope")
+    assert main(["read", str(bad)]) == 1
+    row = json.loads(capsys.readouterr().out.strip())
+    assert row == {"file": str(bad), "error": "cannot read image"}
+
+
+def test_bench_vision_json(tmp_path, dice_sets, capsys):
+    # a two-image set laid out like the shared ones
+    src = dice_sets / "penlington-wood"
+    (tmp_path / "images").mkdir()
+    keep = ["five_44.jpg", "dice_1.jpg"]
+    lines = (src / "labels.csv").read_text().splitlines()
+    (tmp_path / "labels.csv").write_text("\n".join([lines[0]] + [l for l in lines if l.split(",")[0] in keep]) + "\n")
+    blines = (src / "boxes.csv").read_text().splitlines()
+    (tmp_path / "boxes.csv").write_text("\n".join([blines[0]] + [l for l in blines if l.split(",")[0] in keep]) + "\n")
+    for f in keep:
+        (tmp_path / "images" / f).write_bytes((src / "images" / f).read_bytes())
+    assert main(["bench", "vision", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert set(out) == {"images", "exact", "die_recall", "extra_dice", "ms_p50", "ms_p95"}
+    assert out["images"] == 2 and 0.0 <= out["exact"] <= 1.0 and 0.0 <= out["die_recall"] <= 1.0
+
+
+def test_bench_vision_not_a_set(tmp_path, capsys):
+    assert main(["bench", "vision", str(tmp_path)]) == 2
+    assert "labels.csv" in capsys.readouterr().err
