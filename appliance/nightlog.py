@@ -67,31 +67,59 @@ def _field(obj: dict[str, Any], key: str, kind: type, where: tuple[str, int]) ->
     return value
 
 
-def replay(lines: Iterable[str], source: str = "log") -> NightResult:
-    night: Night | None = None
-    for number, raw in enumerate(lines, start=1):
-        where = (source, number)
+class NightFold:
+    """Log lines in, a Night out: the one place a line becomes a move in the game.
+
+    `bunco replay` folds a whole file; a table unit folds its own store on start-up and
+    each new event as it happens, so the screen and the re-score can never disagree.
+    """
+
+    def __init__(self, source: str = "log") -> None:
+        self.source = source
+        self.night: Night | None = None
+        self.header: dict[str, Any] | None = None
+        self.lines = 0
+
+    def feed_text(self, raw: str) -> dict[int, tuple[str, ...]]:
+        self.lines += 1
+        where = (self.source, self.lines)
         if not raw.strip():
-            continue
+            return {}
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise LogError(*where, f"not JSON ({exc.msg})") from None
+        return self._feed(obj, where)
+
+    def feed(self, obj: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+        self.lines += 1
+        return self._feed(obj, (self.source, self.lines))
+
+    def _feed(self, obj: Any, where: tuple[str, int]) -> dict[int, tuple[str, ...]]:
         if not isinstance(obj, dict) or "type" not in obj:
             raise LogError(*where, "each line must be a JSON object with a 'type'")
         kind = obj["type"]
-        if night is None:
+        if self.night is None:
             if kind != "night":
                 raise LogError(*where, "the first line must be the 'night' line")
-            night = _start_night(obj, where)
-            continue
+            self.night = _start_night(obj, where)
+            self.header = obj
+            return {}
+        if kind == "night":
+            raise LogError(*where, "a second 'night' line")
         try:
-            _replay_line(night, obj, kind, where)
+            return _replay_line(self.night, obj, kind, where)
         except GameError as exc:
             raise LogError(*where, str(exc)) from None
-    if night is None:
+
+
+def replay(lines: Iterable[str], source: str = "log") -> NightResult:
+    fold = NightFold(source)
+    for raw in lines:
+        fold.feed_text(raw)
+    if fold.night is None:
         raise LogError(source, 1, "the log is empty")
-    return night.finish()
+    return fold.night.finish()
 
 
 def _start_night(obj: dict[str, Any], where: tuple[str, int]) -> Night:
@@ -111,13 +139,13 @@ def _start_night(obj: dict[str, Any], where: tuple[str, int]) -> Night:
         raise LogError(*where, str(exc)) from None
 
 
-def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str, int]) -> None:
+def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str, int]) -> dict[int, tuple[str, ...]]:
     if kind == "round":
         tables = _field(obj, "tables", list, where)
         if not all(isinstance(t, list) and all(isinstance(p, str) for p in t) for t in tables):
             raise LogError(*where, "'tables' must be lists of player names")
         night.start_round(SeatPlan(tuple(tuple(t) for t in tables)))
-        return
+        return {}
     if kind not in ("roll", "call", "undo"):
         raise LogError(*where, f"unknown line type {kind!r}")
     table = _field(obj, "table", int, where)
@@ -133,11 +161,10 @@ def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str,
         expected = obj.get("player")
         if expected is not None and expected != night.current.table(table).roller:
             raise LogError(*where, f"it is {night.current.table(table).roller}'s roll, not {expected}'s")
-        night.apply(Roll(table, tuple(dice)))
-    elif night.current is None:
+        return night.apply(Roll(table, tuple(dice)))
+    if night.current is None:
         raise LogError(*where, f"'{kind}' before any roll")
-    else:
-        night.apply(Call(table) if kind == "call" else Undo(table))
+    return night.apply(Call(table) if kind == "call" else Undo(table))
 
 
 # ---- reporting ------------------------------------------------------------------------

@@ -63,9 +63,12 @@ class Night:
         return self.rules.sets * ROUNDS_PER_SET
 
     @property
+    def finished_rounds(self) -> int:
+        return len(self.played) + (self.current is not None and self.current.complete)
+
+    @property
     def over(self) -> bool:
-        finished = len(self.played) + (self.current is not None and self.current.complete)
-        return finished >= self.total_rounds
+        return self.finished_rounds >= self.total_rounds
 
     def next_plan(self) -> SeatPlan:
         """The seats of the next round: the draw first, then rotation from the last results."""
@@ -78,7 +81,7 @@ class Night:
         if self.current is not None:
             if not self.current.complete:
                 raise GameError("the current round is not over")
-            self._close()
+            self.close_round()
         index = len(self.played)
         if index >= self.total_rounds:
             raise GameError(f"the night is over ({self.total_rounds} rounds played)")
@@ -108,7 +111,7 @@ class Night:
     def finish(self) -> NightResult:
         """Close the last round (if complete) and work out standings and prizes."""
         if self.current is not None and self.current.complete:
-            self._close()
+            self.close_round()
         holder = next((p for r in reversed(self.played) for p in reversed(r.traveling)), None)
         buncos = [p for r in self.played for p in r.buncos]
         tie_rng = random.Random(self._tie_seed)  # the same answer however often it is asked
@@ -116,7 +119,8 @@ class Night:
         prizes = award_prizes(self.cards, self.rules.prizes, buncos, holder, tie_rng)
         return NightResult(tuple(self.played), self.cards, order, prizes, holder)
 
-    def _close(self) -> None:
+    def close_round(self) -> None:
+        """Mark the complete round on the scorecards; rotation can then seat the next."""
         room = self.current
         assert room is not None and room.complete
         results = room.results()

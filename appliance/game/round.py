@@ -57,7 +57,8 @@ class RoomRound:
         notes = {event.table: table.apply(event)}
         self.log.append(event)
         self._after(event.table, notes[event.table])
-        notes.update(self._ring_if_due())
+        for number, rung in self._ring_if_due().items():
+            notes[number] = notes.get(number, ()) + rung
         return notes
 
     def results(self) -> tuple[TableResult, ...]:

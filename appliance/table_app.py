@@ -1,0 +1,159 @@
+"""Wiring a table unit to its parts: camera -> settle -> unit -> bell, light, screen.
+
+One loop, one thread for the game: gpiozero's callbacks only queue presses; the loop
+reads a frame, feeds the settle stage, handles what was pressed, and draws.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import resource
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from appliance.errors import ConfigError, UserError
+from appliance.store import EventStore
+from appliance.table_unit import Signals, TableUnit
+from appliance.unit_config import UnitConfig
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SimulatedPlayers:
+    """Players for the demo and the tests: they press BUNCO! on the real (mock-pin) button,
+    and now and then forget to, or press when there is nothing to call."""
+
+    rng: random.Random
+    forget: float = 0.15
+    false_press: float = 0.02
+
+    def after_reading(self, unit: TableUnit, notes: tuple[str, ...], press: Callable[[], None]) -> bool:
+        if "press_bunco" in notes and self.rng.random() >= self.forget:
+            press()
+            return True
+        if "press_bunco" not in notes and self.rng.random() < self.false_press:
+            press()
+            return True
+        return False
+
+
+@dataclass
+class Latency:
+    """From the frame the dice came to rest to the screen showing the new tally."""
+
+    samples_ms: list[float] = field(default_factory=list)
+
+
+@dataclass
+class TableApp:
+    unit: TableUnit
+    source: Any           # vision.sources FrameSource
+    settle: Any           # vision.settle.SettleDetector
+    board: Any = None     # hardware.board.Board
+    display: Any = None   # appliance.ui.display.Display
+    players: SimulatedPlayers | None = None
+    screenshot_dir: Path | None = None
+    latency: Latency | None = None
+    on_round_end: Callable[[TableUnit], None] | None = None
+    max_rounds: int | None = None
+    peak_rss_mb: float = 0.0
+
+    def run(self) -> int:
+        night = self.unit.night
+        ended = 0
+        frames = 0
+        wall_of: dict[float, float] = {}
+        while not night.over:
+            item = self.source.read()
+            if item is None:
+                log.info("the camera stream ended")
+                break
+            t, frame = item
+            frames += 1
+            finished = night.finished_rounds
+            if self.latency is not None:
+                wall_of[t] = time.perf_counter()
+            settled = self.settle.feed(t, frame)
+            if settled is not None:
+                notes = self.unit.on_reading(settled.values, unreadable=settled.unreadable,
+                                             reroll=settled.reroll_needed, message=settled.message)
+                if self.latency is not None and settled.rest_time in wall_of:
+                    self.latency.samples_ms.append((time.perf_counter() - wall_of[settled.rest_time]) * 1000)
+                    wall_of = {k: v for k, v in wall_of.items() if k >= settled.rest_time}
+                if self.players is not None and self.board is not None:
+                    if self.players.after_reading(self.unit, notes, self.board.button.simulate_press):
+                        self.unit.drain_inputs(timeout=2.0)
+            if self.display is not None and self._pump_display():
+                break
+            self.unit.drain_inputs()
+            if night.finished_rounds > finished:
+                ended += 1
+                self._round_ended()
+                if self.max_rounds is not None and ended >= self.max_rounds:
+                    break
+            if frames % 30 == 0:
+                self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
+        self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
+        return 0
+
+    def _pump_display(self) -> bool:
+        """Keyboard and touch stand-ins; True when the person asked to quit."""
+        from appliance.ui.display import Input
+
+        for event in self.display.pump():
+            if event is Input.BUNCO:
+                self.unit.press()
+            elif event is Input.UNDO:
+                self.unit.hold()
+            elif event is Input.QUIT:
+                return True
+        return False
+
+    def _round_ended(self) -> None:
+        if self.screenshot_dir is not None and self.display is not None:
+            index = self.unit.night.finished_rounds - 1
+            set_no, round_no = index // 6 + 1, index % 6 + 1
+            self.display.screenshot(self.screenshot_dir / f"table{self.unit.table}-set{set_no}-round{round_no}.png")
+        if self.on_round_end is not None:
+            self.on_round_end(self.unit)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build_board(config: UnitConfig, fake_gpio: bool) -> Any:
+    from hardware.board import Board
+    from hardware.errors import DeviceError
+    from hardware.factory import make_pin_factory
+
+    try:
+        return Board(config.pins, make_pin_factory(fake_gpio))
+    except DeviceError as exc:
+        raise ConfigError(f"pins.{exc.key}", exc.problem) from None
+
+
+def connect(unit: TableUnit, board: Any, display: Any) -> None:
+    """Point the unit's outputs at the board and the screen, and the button at the unit."""
+    def bell(pattern: str) -> None:
+        board.bell.play(pattern)
+
+    unit.signals = Signals(bell=bell, light=board.lights.show,
+                           show=display.show if display is not None else (lambda view: None))
+    board.button.on_press(lambda t: unit.inputs.put(("press", t)))
+    board.button.on_hold(lambda t: unit.inputs.put(("hold", t)))
+
+
+def open_unit(data_dir: Path, players: tuple[str, ...], config: UnitConfig, seed: int | None) -> TableUnit:
+    store = EventStore.in_dir(data_dir)
+    have_log = len(store) > 0
+    if not have_log and not 2 <= len(players) <= 4:
+        store.close()
+        raise UserError("a standalone table needs 2 to 4 players: --players A,B,C,D (or players = [...] in the config)")
+    return TableUnit(store, players, config.rules, seed if seed is not None else random.randrange(2**31),
+                     table=config.table)

@@ -1,0 +1,294 @@
+"""The table unit: camera readings and button presses in, scored rolls, bell and screen out.
+
+Everything that changes the game is first appended to the unit's SQLite log, then folded
+into the engine through the same NightFold that `bunco replay` uses: what the screen
+shows after a power cut is what the log says, and nothing else.
+
+Standalone (one-table Bunco) the unit is its own head table: it seats the players, rings
+the start and end bells and moves to the next round itself. The head unit link of a party
+is a separate piece (appliance.net, its own issue) behind the `HeadLink` protocol.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from appliance.game.night import Night
+from appliance.game.rules import HouseRules
+from appliance.game.seating import SeatPlan
+from appliance.game.table import TableRound
+from appliance.nightlog import NightFold, event_line, night_line, round_line
+from appliance.game.events import Call, Roll, Undo
+from appliance.store import EventStore
+from appliance.ui.view import Banner, Move, TableView, TeamView
+
+log = logging.getLogger(__name__)
+
+GAME_LINES = {"night", "round", "roll", "call", "undo"}
+# note -> (banner kind, text); {roller}, {mini}, {high} are filled in
+BANNER_TEXT = {
+    "false_call": ("false_call", "No Bunco showing: false call"),
+    "wipeout": ("wipeout", "WIPEOUT! {roller} loses the points"),
+    "mini_bunco": ("mini_bunco", "Mini Bunco! {roller} +{mini}"),
+    "high_bunco": ("mini_bunco", "High Bunco! {roller} +{high}"),
+    "white_elephant": ("white_elephant", "White elephant: {roller} takes a gift!"),
+    "undo": ("undo", "Last roll taken back: roll again"),
+    "roll_off": ("roll_off", "Tie! Roll-off"),
+}
+
+
+class HeadLink(Protocol):
+    """What the unit tells the head unit (a no-op standalone)."""
+
+    def publish(self, seq: int, body: dict[str, Any]) -> None: ...
+
+
+class NoLink:
+    def publish(self, seq: int, body: dict[str, Any]) -> None:
+        return None
+
+
+@dataclass
+class Signals:
+    """Where the unit's outputs go: the bell, the light, the screen. All optional."""
+
+    bell: Callable[[str], None] = lambda pattern: None         # "ring_start", "ring_end", "fanfare", "chirp"
+    light: Callable[[str], None] = lambda state: None          # "idle", "your_turn", "bunco"
+    show: Callable[[TableView], None] = lambda view: None
+
+
+@dataclass
+class TableUnit:
+    store: EventStore
+    players: tuple[str, ...]
+    rules: HouseRules = field(default_factory=HouseRules)
+    seed: int = 0
+    table: int = 1
+    signals: Signals = field(default_factory=Signals)
+    link: HeadLink = field(default_factory=NoLink)
+    clock: Callable[[], float] = time.time
+
+    def __post_init__(self) -> None:
+        self.inputs: queue.Queue[tuple[str, float]] = queue.Queue()
+        self.fold = NightFold(source=str(self.store.path))
+        self._notes: tuple[str, ...] = ()
+        self._banner_extra: list[Banner] = []
+        self._next_plan: SeatPlan | None = None
+        self._rang_end = False
+        restored = 0
+        for event in self.store.events():
+            if event.body.get("type") in GAME_LINES:
+                self.fold.feed(event.body)
+                restored += 1
+        if self.fold.night is None:
+            self._append(night_line(self.players, self.rules, self.seed))
+        else:  # the log decides: players and rules of the night already under way
+            header = self.fold.header or {}
+            self.players = tuple(header.get("players", self.players))
+            self.rules = self.night.rules
+            log.info("resumed from %s: %d events", self.store.path, restored)
+        room = self.night.current
+        self._rang_end = bool(room and room.bell)
+        if room is None and not self.night.played:
+            self.start_round()
+        elif room is not None and room.complete and not self.night.over:
+            self._next_plan = self._plan_next()
+
+    # ---- state ----------------------------------------------------------------------
+    @property
+    def night(self) -> Night:
+        assert self.fold.night is not None
+        return self.fold.night
+
+    @property
+    def table_round(self) -> TableRound | None:
+        room = self.night.current
+        return room.table(self.table) if room else None
+
+    @property
+    def round_over(self) -> bool:
+        room = self.night.current
+        return room is None or room.complete
+
+    # ---- inputs ---------------------------------------------------------------------
+    def on_reading(self, values: tuple[int, ...], *, unreadable: int = 0, reroll: bool = False,
+                   source: str = "camera", message: str = "") -> tuple[str, ...]:
+        """A settled reading: a roll of whoever's turn it is, or a request to roll again."""
+        self._banner_extra = []
+        if self.night.over:
+            return ()
+        if self.round_over:
+            self.start_round()
+        table = self.table_round
+        assert table is not None
+        if reroll or len(values) != table.expected_dice:
+            n = table.expected_dice
+            text = message or f"Re-roll: {n} {'die' if n == 1 else 'dice'} needed, {len(values)} read"
+            self.store.append({"type": "reroll", "table": self.table, "read": list(values),
+                               "unreadable": unreadable, "source": source}, self.clock())
+            self._banner_extra = [Banner("reroll", text)]
+            self.signals.bell("chirp")
+            self._refresh(("reroll",))
+            return ("reroll",)
+        line = event_line(Roll(self.table, tuple(values)), player=table.roller, source=source)
+        return self._act(line)
+
+    def press(self) -> tuple[str, ...]:
+        """The BUNCO! button (or the space bar): claims a Bunco, or a false call."""
+        if self.night.current is None:
+            return ()
+        return self._act(event_line(Call(self.table)))
+
+    def hold(self) -> tuple[str, ...]:
+        """Holding the button (or tapping the last roll): take the last roll back."""
+        table = self.table_round
+        if table is None or not table.rolls:
+            return ()
+        return self._act(event_line(Undo(self.table)))
+
+    def drain_inputs(self, timeout: float = 0.0) -> int:
+        """Handle button events queued by gpiozero's threads; returns how many."""
+        handled = 0
+        while True:
+            try:
+                kind, _t = self.inputs.get(timeout=timeout if handled == 0 else 0)
+            except queue.Empty:
+                return handled
+            handled += 1
+            if kind == "press":
+                self.press()
+            elif kind == "hold":
+                self.hold()
+
+    def start_round(self) -> None:
+        """Seat the next round (draw, then rotation), log it, ring the start bell."""
+        if self.night.over:
+            return
+        plan = self._next_plan or self._plan_next()
+        self._next_plan = None
+        self._append(round_line(plan))
+        self._rang_end = False
+        self.signals.bell("ring_start")
+        self._refresh(("round_start",))
+
+    # ---- the fold -------------------------------------------------------------------
+    def _plan_next(self) -> SeatPlan:
+        room = self.night.current
+        if room is not None and room.complete:
+            self.night.close_round()  # rotation needs the results before the next round line
+        return self.night.next_plan()
+
+    def _append(self, body: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+        notes = self.fold.feed(body)  # refused lines never reach the log
+        seq = self.store.append(body, self.clock())
+        self.link.publish(seq, body)
+        return notes
+
+    def _act(self, line: dict[str, Any]) -> tuple[str, ...]:
+        notes = self._append(line).get(self.table, ())
+        room = self.night.current
+        if "bunco_called" in notes:
+            self.signals.bell("fanfare")
+        if "false_call" in notes:
+            self.signals.bell("chirp")
+        if room is not None and room.bell and not self._rang_end:
+            self._rang_end = True
+            self.signals.bell("ring_end")
+        if room is not None and room.complete:
+            self.store.append({"type": "result", "table": self.table,
+                               "winners": list(room.table(self.table).result().winners)}, self.clock())
+            if not self.night.over:
+                self._next_plan = self._plan_next()
+        self._refresh(notes)
+        return notes
+
+    # ---- the screen -----------------------------------------------------------------
+    def _refresh(self, notes: tuple[str, ...]) -> None:
+        self._notes = notes
+        view = self.view()
+        self.signals.show(view)
+        table = self.table_round
+        if table is not None and table.callable_bunco is not None:
+            self.signals.light("bunco")
+        elif table is not None and not table.done:
+            self.signals.light("your_turn")
+        else:
+            self.signals.light("idle")
+
+    def view(self) -> TableView:
+        night, room = self.night, self.night.current
+        rules = night.rules
+        if room is None:
+            last = night.played[-1] if night.played else None
+            return self._view_between(last)
+        table = room.table(self.table)
+        s = table.setup
+        teams = tuple(
+            TeamView(s.seats[t] if s.individual else ("Us" if t == 0 else "Them"), s.team_players(t), table.points[t])
+            for t in range(s.team_count)
+        )
+        phase = {"draw": "playing", "playing": "playing", "finishing": "ending",
+                 "roll_off": "roll_off", "done": "over" if room.complete else "ending"}[table.phase]
+        last_roll: tuple[int, ...] = ()
+        scoring: tuple[bool, ...] = ()
+        last_roller = None
+        if table.rolls:
+            rec = table.rolls[-1]
+            last_roll, last_roller = rec.dice, rec.roller
+            scoring = rec.score.scoring if rec.score else ()
+        banners = list(self._banner_extra) + self._banners(table, room.bell)
+        winners: tuple[str, ...] = ()
+        moves: tuple[Move, ...] = ()
+        if room.complete:
+            winners = table.result().winners
+            if self._next_plan is not None:
+                moves = tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
+                              for p in seats if p not in night.layout.ghosts)
+        seat = table.turn_seat
+        return TableView(
+            table=self.table, set_no=room.setup.set_no, round_no=room.setup.round_no,
+            target=room.setup.target, points_to_win=rules.points_to_win, teams=teams, phase=phase,
+            turn_player=None if table.done else table.roller,
+            turn_partner=None if (table.done or s.individual) else s.seats[(seat + 2) % 4],
+            turn_team=None if table.done else s.team_of(seat),
+            turn_points=table.turn_points, last_roll=last_roll, scoring=scoring, last_roller=last_roller,
+            banners=tuple(banners), winners=winners, moves=moves,
+        )
+
+    def _view_between(self, last: Any) -> TableView:
+        rules = self.night.rules
+        if last is None:
+            return TableView(self.table, 1, 1, 1, rules.points_to_win,
+                             (TeamView("Us", (), 0), TeamView("Them", (), 0)), "waiting")
+        result = last.results[self.table - 1]
+        teams = tuple(TeamView(players[0] if len(players) == 1 else ("Us", "Them")[i], players, points)
+                      for i, (players, points) in enumerate(result.teams))
+        moves = ()
+        if self._next_plan is not None:
+            moves = tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
+                          for p in seats if p not in self.night.layout.ghosts)
+        return TableView(self.table, last.set_no, last.round_no, last.round_no, rules.points_to_win,
+                         teams, "over", winners=result.winners, moves=moves)
+
+    def _banners(self, table: TableRound, bell: bool) -> list[Banner]:
+        notes = self._notes
+        out: list[Banner] = []
+        rec = table.rolls[-1] if table.rolls else None
+        if "bunco_called" in notes and table.last_bunco:
+            out.append(Banner("bunco", f"BUNCO! {table.last_bunco} +{self.rules.bunco_points}"))
+        if table.callable_bunco is not None:
+            out.append(Banner("press_bunco", "Press BUNCO!"))
+        if "traveling" in notes and table.traveling:
+            out.append(Banner("traveling", f"Traveling: {table.traveling[-1]} takes it"))
+        for note, (kind, text) in BANNER_TEXT.items():
+            if note in notes:
+                out.append(Banner(kind, text.format(roller=rec.roller if rec else "", mini=self.rules.mini_bunco_points,
+                                                    high=self.rules.high_bunco_points)))
+        if bell and not table.done:
+            out.append(Banner("bell", "Bell! Finish your turn"))
+        return out
