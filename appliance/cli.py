@@ -13,6 +13,8 @@ from appliance.errors import UserError
 COMMANDS: dict[str, str] = {
     "replay": "replay",
     "simulate": "simulate",
+    "table": "table",
+    "export": "export",
     "read": "read",
     "bench": "bench",
     "hwtest": "hwtest",
