@@ -68,3 +68,51 @@ ALL = {
     "end_of_round": end_of_round,
     "one_table": one_table,
 }
+
+
+def _sheet_rows():
+    from appliance.ui.view import SheetRow
+
+    rows = [
+        ("Hannah", "WWL", (1, 0, 0), 7, 2, 3), ("Carol", "WWW", (0, 0, 0), 7, 2, 1),
+        ("Betty", "WLW", (0, 0, 1), 6, 3, 2), ("Stacy", "LWW", (0, 0, 0), 6, 3, 1),
+        ("Dolores", "WLL", (0, 1, 0), 5, 4, 1), ("Wanda", "LLW", (0, 0, 0), 5, 4, 0),
+        ("Fran", "LWL", (0, 0, 0), 4, 5, 1), ("Gloria", "WLL", (0, 0, 0), 4, 5, 0),
+        ("Irene", "LWL", (0, 0, 0), 4, 5, 0), ("June", "LLW", (0, 0, 0), 3, 6, 0),
+        ("Kay", "LLL", (0, 0, 0), 2, 7, 0), ("Lois", "LWL", (0, 0, 0), 1, 8, 0),
+    ]
+    ranks = [1, 1, 3, 3, 5, 5, 7, 7, 7, 10, 11, 12]
+    return tuple(SheetRow(rank, name, tuple(marks), b, w, l, bn)
+                 for rank, (name, marks, b, w, l, bn) in zip(ranks, rows))
+
+
+def head_live():
+    """Set 2, round 4 under way at three tables; table 3 has dropped off the Wi-Fi."""
+    from appliance.ui.view import HeadView, TableTally
+
+    return HeadView(
+        set_no=2, round_no=4, target=4, points_to_win=21, phase="playing",
+        tables=(
+            TableTally(1, (TeamView("Us", ("Hannah", "Stacy"), 17), TeamView("Them", ("Carol", "Betty"), 9)),
+                       note="BUNCO! Hannah"),
+            TableTally(2, (TeamView("Us", ("Dolores", "Fran"), 6), TeamView("Them", ("Wanda", "Gloria"), 11))),
+            TableTally(3, (TeamView("Us", ("Irene", "Kay"), 4), TeamView("Them", ("June", "Lois"), 4)),
+                       status="offline"),
+        ),
+        sheet=_sheet_rows(), network="online",
+    )
+
+
+def head_prizes():
+    """The night is over: prizes instead of the live tallies."""
+    from dataclasses import replace
+
+    from appliance.ui.view import Prize
+
+    return replace(
+        head_live(), phase="over", night_over=True,
+        prizes=(Prize("Most Buncos", "Hannah", "3 Buncos"), Prize("Most wins", "Carol", "7 wins"),
+                Prize("Most losses", "Lois", "8 losses"), Prize("Traveling", "Betty"),
+                Prize("Booby prize", "Kay")),
+        banners=(Banner("bell", "The night is over: thank you for playing!"),),
+    )

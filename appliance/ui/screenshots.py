@@ -4,6 +4,7 @@
 
 writes table-800x480.png and table-1920x1080.png (mid-round, with a Bunco banner) and
 table-800x480-over.png, table-1920x1080-over.png (end of round: winners and moves);
+head-WxH.png and head-WxH-prizes.png (the hostess screen live, and at the night's end);
 with --all also one PNG per example view and size.
 """
 
@@ -28,7 +29,8 @@ def render(view_factory: Callable[[], object], size: tuple[int, int]) -> "pygame
 
 
 def save_doc_screenshots(out_dir: Path) -> list[Path]:
-    """table-WxH.png (mid-round, Bunco banner) and table-WxH-over.png (end of round)."""
+    """table-WxH.png (mid-round, Bunco banner), table-WxH-over.png (end of round) and the
+    hostess screen's head-WxH.png, head-WxH-prizes.png."""
     import pygame
 
     from appliance.ui import examples
@@ -40,7 +42,22 @@ def save_doc_screenshots(out_dir: Path) -> list[Path]:
             path = out_dir / f"table-{size[0]}x{size[1]}{suffix}.png"
             pygame.image.save(render(factory, size), str(path))
             paths.append(path)
+    for size in DOC_SIZES:
+        for suffix, factory in (("", examples.head_live), ("-prizes", examples.head_prizes)):
+            path = out_dir / f"head-{size[0]}x{size[1]}{suffix}.png"
+            pygame.image.save(render_head(factory, size), str(path))
+            paths.append(path)
     return paths
+
+
+def render_head(view_factory: Callable[[], object], size: tuple[int, int]) -> "pygame.Surface":  # noqa: F821
+    import pygame
+
+    from appliance.ui.head_screen import draw_head
+
+    surface = pygame.Surface(size)
+    draw_head(surface, view_factory())  # type: ignore[arg-type]
+    return surface
 
 
 def save_all(out_dir: Path, sizes: tuple[tuple[int, int], ...]) -> list[Path]:

@@ -108,3 +108,78 @@ class TableView:
     def banners_by_priority(self) -> tuple[Banner, ...]:
         """Banners most important first (stable for equal kinds)."""
         return tuple(sorted(self.banners, key=lambda b: BANNER_PRIORITY.index(b.kind)))
+
+
+# --- the hostess (head unit) screen ---------------------------------------------------
+
+@dataclass(frozen=True)
+class TableTally:
+    """One table's live tally, as the head unit last heard it."""
+    table: int
+    teams: tuple[TeamView, ...]
+    status: str = "online"          # one of NETWORK_STATES ("standalone" for the head's own table)
+    phase: str = "playing"          # one of PHASES
+    note: str = ""                  # latest news from that table, e.g. "BUNCO! Hannah"
+
+    def __post_init__(self) -> None:
+        if self.status not in NETWORK_STATES:
+            raise ValueError(f"TableTally.status {self.status!r} is not one of {', '.join(NETWORK_STATES)}")
+        if self.phase not in PHASES:
+            raise ValueError(f"TableTally.phase {self.phase!r} is not one of {', '.join(PHASES)}")
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One player's line on the master score sheet (rows arrive in standings order)."""
+    rank: int
+    player: str
+    marks: tuple[str, ...]          # this set's rounds so far: "W", "L" or "" (not played)
+    buncos_by_round: tuple[int, ...] = ()   # Buncos in each of those rounds (B marks)
+    wins: int = 0                   # totals for the night
+    losses: int = 0
+    buncos: int = 0
+    minis: int = 0
+    wipeouts: int = 0
+
+    def __post_init__(self) -> None:
+        bad = [m for m in self.marks if m not in ("W", "L", "")]
+        if bad:
+            raise ValueError(f"SheetRow.marks for {self.player}: {bad[0]!r} is not 'W', 'L' or ''")
+        if self.buncos_by_round and len(self.buncos_by_round) != len(self.marks):
+            raise ValueError(f"SheetRow.buncos_by_round for {self.player}: "
+                             f"{len(self.buncos_by_round)} rounds for {len(self.marks)} marks")
+
+
+@dataclass(frozen=True)
+class Prize:
+    title: str                      # "Most Buncos"
+    player: str
+    detail: str = ""                # "5 Buncos"
+
+
+@dataclass(frozen=True)
+class HeadView:
+    set_no: int
+    round_no: int
+    target: int
+    points_to_win: int
+    phase: str                      # one of PHASES ("over" = the round is over)
+    tables: tuple[TableTally, ...]
+    sheet: tuple[SheetRow, ...]     # standings order, best first
+    rounds_in_set: int = 6
+    night_over: bool = False        # show the prizes instead of the live tallies
+    prizes: tuple[Prize, ...] = ()
+    banners: tuple[Banner, ...] = ()
+    network: str = "online"         # the broker, as the head sees it
+
+    def __post_init__(self) -> None:
+        if self.phase not in PHASES:
+            raise ValueError(f"HeadView.phase {self.phase!r} is not one of {', '.join(PHASES)}")
+        if self.network not in NETWORK_STATES:
+            raise ValueError(f"HeadView.network {self.network!r} is not one of {', '.join(NETWORK_STATES)}")
+        if not 1 <= self.target <= 6:
+            raise ValueError(f"HeadView.target must be a die face 1..6, got {self.target}")
+        for row in self.sheet:
+            if len(row.marks) > self.rounds_in_set:
+                raise ValueError(f"HeadView.sheet: {row.player} has {len(row.marks)} marks "
+                                 f"for a set of {self.rounds_in_set} rounds")
