@@ -19,9 +19,10 @@ from pathlib import Path
 import pygame
 
 from appliance.errors import UserError
+from appliance.ui.head_screen import draw_head
 from appliance.ui.layout import layout_for
 from appliance.ui.table_screen import draw_table
-from appliance.ui.view import TableView
+from appliance.ui.view import HeadView, TableView
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +114,13 @@ class Display:
     def size(self) -> tuple[int, int]:
         return self.surface.get_size()
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: TableView | HeadView) -> None:
+        """Draw a table view (or the hostess's HeadView) and put it on the screen."""
         self.surface = pygame.display.get_surface() or self.surface  # follows a resized window
-        draw_table(self.surface, view)
+        if isinstance(view, HeadView):
+            draw_head(self.surface, view)
+        else:
+            draw_table(self.surface, view)
         pygame.display.flip()
 
     def screenshot(self, path: str | Path) -> Path:

@@ -123,3 +123,14 @@ def test_headless_forces_the_dummy_driver(monkeypatch):
         assert pygame.display.get_driver() == "dummy"
         assert os.environ["SDL_VIDEODRIVER"] == "dummy"
         assert d.mode == "headless"
+
+
+def test_show_draws_the_hostess_screen_too(tmp_path):
+    with Display(mode="headless", size=(800, 480)) as d:
+        d.show(examples.head_prizes())
+        image = pygame.image.load(str(d.screenshot(tmp_path / "head.png")))
+        assert image.get_size() == (800, 480)
+        from appliance.ui.head_screen import head_layout_for
+        view = examples.head_prizes()
+        lay = head_layout_for((800, 480), len(view.tables), len(view.sheet))
+        assert tuple(image.get_at((lay.banner.centerx, lay.banner.y + 2)))[:3] == (0, 158, 115)
