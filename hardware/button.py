@@ -49,6 +49,7 @@ class PressButton:
         self._burst_start: float | None = None
         self._burst_edges = 0
         self._timer: threading.Timer | None = None
+        self._generation = 0  # a timer that fires after a newer edge cancelled it must do nothing
         self._closed = False
         self.bounces = 0  # edges ignored as contact bounce, for `bunco hwtest`
         self.device.when_activated = self._edge
@@ -119,20 +120,23 @@ class PressButton:
             self._burst_edges += 1
             if self._timer is not None:
                 self._timer.cancel()
+            self._generation += 1
+            generation = self._generation
             if self.bounce_s <= 0:
                 self._timer = None
             else:
-                self._timer = threading.Timer(self.bounce_s, self._settle)
+                self._timer = threading.Timer(self.bounce_s, self._settle, (generation,))
                 self._timer.daemon = True
                 self._timer.start()
                 return
-        self._settle()
+        self._settle(generation)
 
-    def _settle(self) -> None:
+    def _settle(self, generation: int) -> None:
         """The pin has been quiet for bounce_s: compare its level with the last stable one."""
         fire: list[Listener] = []
+        down_t = 0.0
         with self._lock:
-            if self._closed or self._burst_start is None:
+            if self._closed or self._burst_start is None or generation != self._generation:
                 return
             start, edges = self._burst_start, self._burst_edges
             self._burst_start, self._burst_edges, self._timer = None, 0, None

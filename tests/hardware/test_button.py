@@ -177,3 +177,14 @@ def test_closed_button_is_silent(make_board, factory, recorder) -> None:
     pin.drive_high()
     time.sleep(0.08)
     assert presses.calls == []
+
+
+def test_zero_bounce_time_reports_at_once(make_board, factory, recorder) -> None:
+    board = make_board(button_bounce_s=0.0)
+    presses = recorder()
+    board.button.on_press(presses)
+    pin = factory.pin(board.config.button_pin)
+    pin.drive_low()
+    assert board.button.is_pressed  # no debounce window to wait for
+    pin.drive_high()
+    assert presses.calls and len(presses.calls) == 1
