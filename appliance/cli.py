@@ -11,6 +11,7 @@ from appliance.errors import UserError
 
 # Subcommand name -> module under appliance.commands. Order is the order `--help` lists them.
 COMMANDS: dict[str, str] = {
+    "demo": "demo",
     "replay": "replay",
     "simulate": "simulate",
     "table": "table",
