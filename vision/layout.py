@@ -94,7 +94,7 @@ def layout_error(pts: np.ndarray, die_w: float) -> float | None:
     # columns twice as far apart as the pips in a column: not a 4 with two side pips
     across = float(np.hypot(*(pts[inner[0]] - pts[inner[1]]))) / die_w
     pitch = float(np.mean([d[i][outer].min() for i in inner]))
-    if across < 1.5 * pitch:
+    if across < 1.15 * pitch:
         return None
     return float(r[outer].max() - r[outer].min() + r[inner].max() - r[inner].min())
 

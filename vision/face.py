@@ -1,0 +1,159 @@
+"""Read the top face of one die: its pips are holes in the plane of the die's body.
+
+A die's crop is reduced to one grey channel, the direction in colour space along which
+its pixels vary most (body vs pips, whatever their colours). Then, for both polarities
+(dark pips on a light body and the reverse) and for two levels (all of the body, or only
+its brightest plane, the top face of an obliquely seen die), the body plane is the largest
+region above the level and the pips are the round holes inside its hull. The candidate
+whose holes form a 1-6 layout best wins; none fits -> the die is unreadable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.layout import layout_error
+
+CROP = 40  # the die crop, pixels a side
+MARGIN = 1.12  # crop side / die blob side
+MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
+_K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+@dataclass(frozen=True)
+class FaceRead:
+    value: int | None
+    confidence: float
+    reason: str = ""
+    centre: tuple[float, float] = (0.0, 0.0)  # of the face, in crop pixels
+    side: float = 0.0  # face side, crop pixels
+
+
+def crop_die(frame: np.ndarray, centre: tuple[float, float], side: float, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The die warped upright into a CROP x CROP patch, and the affine that did it."""
+    scale = CROP / (side * MARGIN)
+    m = cv2.getRotationMatrix2D(centre, angle, scale)
+    m[0, 2] += CROP / 2 - centre[0]
+    m[1, 2] += CROP / 2 - centre[1]
+    patch = cv2.warpAffine(frame, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    return patch, m
+
+
+def _principal(patch: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The patch projected on its main colour axis, scaled to 0..255 over the die's pixels."""
+    pix = patch.reshape(-1, 3).astype(np.float32)
+    sel = pix[mask.ravel() > 0]
+    if len(sel) < 30:
+        return None
+    mean = sel.mean(axis=0)
+    cov = np.cov((sel - mean).T)
+    _, vecs = np.linalg.eigh(cov)
+    v = vecs[:, -1]
+    if v.sum() < 0:
+        v = -v  # positive = brighter, so polarity names keep their meaning
+    proj = (pix - mean) @ v
+    sp = proj[mask.ravel() > 0]
+    lo, hi = np.percentile(sp, (2, 98))
+    if hi - lo < 12.0:  # no contrast inside the die: no pips to see
+        return None
+    g = np.clip((proj - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+    return g.reshape(patch.shape[:2])
+
+
+def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarray, float, tuple[float, float]] | None:
+    """Pips in one body plane: (count, layout error, points, face side, face centre) or None."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(plane, connectivity=4)
+    if n <= 1:
+        return None
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    face = (labels == big).astype(np.uint8)
+    contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    hull_area = cv2.contourArea(hull)
+    if hull_area < MIN_FACE * die_side * die_side:
+        return None
+    filled = np.zeros_like(face)
+    cv2.drawContours(filled, [hull], -1, 1, -1)
+    holes = cv2.morphologyEx(filled & (1 - face), cv2.MORPH_OPEN, _K3)
+    m = cv2.moments(hull)
+    fc = (m["m10"] / m["m00"], m["m01"] / m["m00"])
+    fside = float(np.sqrt(hull_area))
+    k, hl, hs, hc = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    if k <= 1:
+        return (0, 0.0, np.zeros((0, 2), np.float32), fside, fc)
+    # a pip lies inside its face: a hole open to the hull's edge is a notch of the outline
+    rim = filled - cv2.erode(filled, _K3)
+    touch = np.zeros(k, bool)
+    touch[np.unique(hl[rim > 0])] = True
+    area = hs[1:, cv2.CC_STAT_AREA].astype(np.float32)
+    w = hs[1:, cv2.CC_STAT_WIDTH].astype(np.float32)
+    h = hs[1:, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    fill = area / np.maximum(1, w * h)
+    aspect = np.maximum(w, h) / np.maximum(1, np.minimum(w, h))
+    f2 = fside * fside
+    ok = ~touch[1:] & (area >= 0.006 * f2) & (area <= 0.12 * f2) & (fill >= 0.45) & (aspect <= 2.2)
+    if ok.any():  # the pips of one face are of one size: smaller holes are dirt or glare
+        ok &= area >= 0.4 * area[ok].max()
+    pts = hc[1:][ok].astype(np.float32)
+    areas = area[ok]
+    if len(pts) == 0:
+        return (0, 0.0, pts, fside, fc)
+    if len(pts) > 6:
+        return None
+    if len(pts) >= 2 and areas.max() > 3.5 * areas.min():
+        return None
+    if len(pts) == 1:
+        off = float(np.hypot(*(pts[0] - np.array(fc)))) / fside
+        if off > 0.2 or areas[0] < 0.02 * f2:
+            return None
+        return (1, off, pts, fside, fc)
+    err = layout_error(pts, fside)
+    if err is None:
+        return None
+    # the layout must sit near the middle of its face
+    off = float(np.hypot(*(pts.mean(axis=0) - np.array(fc)))) / fside
+    if off > 0.2:
+        return None
+    return (len(pts), err + off, pts, fside, fc)
+
+
+def read_face(patch: np.ndarray, mask: np.ndarray) -> FaceRead:
+    """Read one die crop (CROP x CROP BGR) whose die pixels are mask > 0."""
+    g = _principal(patch, mask)
+    if g is None:
+        return FaceRead(None, 0.0, "no contrast")
+    die_side = CROP / MARGIN
+    inside = mask > 0
+    vals = g[inside]
+    best: tuple[float, int, tuple] | None = None
+    values = set()
+    for pol in (1, -1):
+        gp = g if pol > 0 else 255 - g
+        vp = vals if pol > 0 else 255 - vals
+        t1, _ = cv2.threshold(vp.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        upper = vp[vp > t1]
+        levels = [t1]
+        if len(upper) > 20:
+            t2, _ = cv2.threshold(upper.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            levels.append(t2)
+        for t in levels:
+            plane = ((gp > t) & inside).astype(np.uint8)
+            c = _candidate(plane, die_side)
+            if c is None or c[0] == 0:
+                continue
+            count, err, _, fside, fc = c
+            values.add(count)
+            score = (fside / die_side) * max(0.05, 1.0 - 2.0 * err)
+            if best is None or score > best[0]:
+                best = (score, count, c)
+    if best is None:
+        return FaceRead(None, 0.0, "unclear")
+    score, count, (_, err, _, fside, fc) = best
+    conf = float(max(0.05, min(1.0, 1.0 - 2.0 * err)))
+    if len(values) > 1:
+        conf *= 0.7
+    return FaceRead(count, conf, "", fc, fside)
