@@ -21,6 +21,7 @@ CROP = 40  # the die crop, pixels a side
 MARGIN = 1.12  # crop side / die blob side
 MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 @dataclass(frozen=True)
@@ -43,25 +44,42 @@ def crop_die(frame: np.ndarray, centre: tuple[float, float], side: float, angle:
     return patch, m
 
 
-def _principal(patch: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
-    """The patch projected on its main colour axis, scaled to 0..255 over the die's pixels."""
+def _axes(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> list[np.ndarray]:
+    """The patch projected on its first and second colour axes, each scaled to 0..255.
+
+    The first axis is usually body vs pips; the second catches pips that differ from the
+    body in hue more than in brightness (yellow on teal) when the first is taken by glare
+    or a translucent body's own shading.
+    """
     pix = patch.reshape(-1, 3).astype(np.float32)
-    sel = pix[mask.ravel() > 0]
+    # the axes come from the die's inside only: its outline and shadow would make them
+    # "die vs surface" instead of "body vs pips"
+    inner = cv2.erode(mask, _K5, iterations=2)
+    sel = pix[inner.ravel() > 0]
     if len(sel) < 30:
-        return None
+        sel = pix[mask.ravel() > 0]
+    if len(sel) < 30:
+        return []
     mean = sel.mean(axis=0)
     cov = np.cov((sel - mean).T)
     _, vecs = np.linalg.eigh(cov)
-    v = vecs[:, -1]
-    if v.sum() < 0:
-        v = -v  # positive = brighter, so polarity names keep their meaning
-    proj = (pix - mean) @ v
-    sp = proj[mask.ravel() > 0]
-    lo, hi = np.percentile(sp, (2, 98))
-    if hi - lo < 12.0:  # no contrast inside the die: no pips to see
-        return None
-    g = np.clip((proj - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
-    return g.reshape(patch.shape[:2])
+    out = []
+    inside = mask.ravel() > 0
+    for v in (vecs[:, -1], vecs[:, -2])[:2 if second else 1]:
+        if v.sum() < 0:
+            v = -v  # positive = brighter, so polarity names keep their meaning
+        proj = (pix - mean) @ v
+        lo, hi = np.percentile(proj[inside], (2, 98))
+        if hi - lo < 12.0:  # no contrast along this axis: no pips to see
+            continue
+        g = np.clip((proj - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+        out.append(g.reshape(patch.shape[:2]))
+    return out
+
+
+def _principal(patch: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    axes = _axes(patch, mask)
+    return axes[0] if axes else None
 
 
 def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarray, float, tuple[float, float]] | None:
@@ -93,7 +111,7 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     w = hs[1:, cv2.CC_STAT_WIDTH].astype(np.float32)
     h = hs[1:, cv2.CC_STAT_HEIGHT].astype(np.float32)
     fill = area / np.maximum(1, w * h)
-    aspect = np.maximum(w, h) / np.maximum(1, np.minimum(w, h))
+    aspect = np.maximum(np.maximum(w, h) / np.maximum(1, np.minimum(w, h)), _elongation(hl, k))
     f2 = fside * fside
     ok = ~touch[1:] & (area >= 0.006 * f2) & (area <= 0.12 * f2) & (fill >= 0.45) & (aspect <= 2.2)
     if ok.any():  # the pips of one face are of one size: smaller holes are dirt or glare
@@ -121,11 +139,37 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     return (len(pts), err + off, pts, fside, fc)
 
 
-def read_face(patch: np.ndarray, mask: np.ndarray) -> FaceRead:
+def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
+    """Length over width of each labelled region (from its second moments), index 1..k-1."""
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    xs = xs.astype(np.float64)
+    ys = ys.astype(np.float64)
+    n = np.maximum(1, np.bincount(lab, minlength=k))
+    mx = np.bincount(lab, xs, k) / n
+    my = np.bincount(lab, ys, k) / n
+    sxx = np.bincount(lab, xs * xs, k) / n - mx * mx + 1 / 12
+    syy = np.bincount(lab, ys * ys, k) / n - my * my + 1 / 12
+    sxy = np.bincount(lab, xs * ys, k) / n - mx * my
+    tr, det = sxx + syy, sxx * syy - sxy * sxy
+    disc = np.sqrt(np.maximum(0, tr * tr / 4 - det))
+    l1, l2 = tr / 2 + disc, np.maximum(1e-6, tr / 2 - disc)
+    return np.sqrt(l1 / l2)[1:]
+
+
+def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> FaceRead:
     """Read one die crop (CROP x CROP BGR) whose die pixels are mask > 0."""
-    g = _principal(patch, mask)
-    if g is None:
+    axes = _axes(patch, mask, second_axis)
+    if not axes:
         return FaceRead(None, 0.0, "no contrast")
+    for g in axes:
+        read = _read_plane(g, mask, second_axis)
+        if read.value is not None:
+            return read
+    return read
+
+
+def _read_plane(g: np.ndarray, mask: np.ndarray, extra_levels: bool = True) -> FaceRead:
     die_side = CROP / MARGIN
     inside = mask > 0
     vals = g[inside]
@@ -140,6 +184,8 @@ def read_face(patch: np.ndarray, mask: np.ndarray) -> FaceRead:
         if len(upper) > 20:
             t2, _ = cv2.threshold(upper.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
             levels.append(t2)
+            if extra_levels:  # in-between levels, for glare and soft pips on a die-like blob
+                levels += [(t1 + t2) / 2, t1 - (t2 - t1) / 2]
         for t in levels:
             plane = ((gp > t) & inside).astype(np.uint8)
             c = _candidate(plane, die_side)
@@ -147,7 +193,7 @@ def read_face(patch: np.ndarray, mask: np.ndarray) -> FaceRead:
                 continue
             count, err, _, fside, fc = c
             values.add(count)
-            score = (fside / die_side) * max(0.05, 1.0 - 2.0 * err)
+            score = (fside / die_side) * max(0.05, 1.0 - 2.0 * err) * (1.0 + 0.15 * count)
             if best is None or score > best[0]:
                 best = (score, count, c)
     if best is None:

@@ -84,7 +84,9 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     poly = cv2.transform(blob.contour.reshape(-1, 1, 2).astype(np.float32), mw)
     pmask = np.zeros((CROP, CROP), np.uint8)
     cv2.fillPoly(pmask, [np.rint(poly).astype(np.int32).reshape(-1, 2)], 255)
-    read = read_face(patch, pmask)
+    # the second colour axis (hue-only pips) is for blobs that already look like a die
+    square = blob.squareness > 0.75 and 0.6 * die * die < blob.area < 1.4 * die * die
+    read = read_face(patch, pmask, second_axis=square)
     if read.value is None:
         if blob.squareness > 0.6 and 0.6 * die * die < blob.area < 1.5 * die * die:
             return Unreadable(((centre[0], centre[1]), (side, side), float(angle)), read.reason or "unclear")
