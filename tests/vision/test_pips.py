@@ -90,3 +90,38 @@ def test_blank_frame_reads_nothing():
     frame = np.full((480, 640, 3), 200, np.uint8)
     reading = read_frame(frame)
     assert reading.dice == () and reading.values == ()
+
+
+def _synthetic_rest_frames(seed: int, rolls: int, every: int):
+    """(visible values, frame) of at-rest, hand-free frames of a synthetic tray, 48 px dice."""
+    from vision.sources import open_source
+
+    src = open_source(f"synthetic:{seed}", die_px=48)
+    out = []
+    while len(src.truth) <= rolls:
+        item = src.read()
+        if item is None:
+            break
+        if not src.truth:
+            continue
+        truth = src.truth[-1]
+        scene = src.scene
+        if (truth.rest_index <= scene.index <= truth.end_index and scene.hand is None
+                and not any(d.moving for d in scene.dice) and scene.index % every == 0):
+            out.append((tuple(sorted(d.value for d in scene.dice if not d.hidden)), item[1]))
+    return out
+
+
+def test_synthetic_tray_frames_read_right():
+    """The real reader on the synthetic tray (what the demo and end-to-end tests feed it).
+
+    Measured 81 % of at-rest frames exact (seeds 1-3, 10 rolls each), 74 % on this sample;
+    the target is 95 %.
+    The floor sits below today's rate so a regression fails; see the issue note.
+    """
+    frames = [f for seed in (1, 2) for f in _synthetic_rest_frames(seed, 8, 7)]
+    assert len(frames) >= 60
+    exact = sum(read_frame(frame).values == values for values, frame in frames)
+    with_size = sum(read_frame(frame, die_size_px=48.0).values == values for values, frame in frames[::3])
+    assert exact / len(frames) >= 0.70, (exact, len(frames))
+    assert with_size / len(frames[::3]) >= 0.68, (with_size, len(frames[::3]))
