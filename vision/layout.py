@@ -8,46 +8,8 @@ wall and two faces run together.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import cv2
 import numpy as np
 
-from vision.dice import RotatedRect
-from vision.segment import Pip
-
-
-@dataclass(frozen=True)
-class GroupResult:
-    value: int | None  # None: looks like a die but does not read
-    box: RotatedRect
-    confidence: float
-    reason: str = ""
-    pips: tuple[Pip, ...] = ()
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        return self.box[0]
-
-    @property
-    def topness(self) -> float:
-        """How much this looks like a face seen from above: big, round, strong pips."""
-        if not self.pips:
-            return 0.0
-        area = float(np.mean([p.area for p in self.pips]))
-        round_ = float(np.mean([min(p.w, p.h) / max(p.w, p.h) for p in self.pips]))
-        return area * round_
-
-
-def _box(points: np.ndarray, die_w: float) -> RotatedRect:
-    cx, cy = points.mean(axis=0)
-    angle = 0.0
-    if len(points) >= 2:
-        (_, _), (_, _), a = cv2.minAreaRect(points.astype(np.float32))
-        angle = float(a)
-        if len(points) in (2, 3):  # a diagonal: the face's sides lie 45 degrees off it
-            angle = (angle + 45.0) % 90.0
-    return ((float(cx), float(cy)), (float(die_w), float(die_w)), angle)
 
 
 def layout_error(pts: np.ndarray, die_w: float) -> float | None:
@@ -97,23 +59,3 @@ def layout_error(pts: np.ndarray, die_w: float) -> float | None:
     if across < 1.15 * pitch:
         return None
     return float(r[outer].max() - r[outer].min() + r[inner].max() - r[inner].min())
-
-
-def classify_group(group: list[Pip], die_w: float) -> GroupResult:
-    """Read a group of pips as one face, or say why it cannot be read."""
-    pts = np.array([[p.x, p.y] for p in group], np.float32)
-    box = _box(pts, die_w)
-    err = layout_error(pts, die_w)
-    if err is not None:
-        return GroupResult(len(group), box, float(max(0.05, 1.0 - 2.0 * err)), "", tuple(group))
-    # A face with a side face's pips run into it: keep the pips that look seen from above
-    # (the biggest, roundest) and try again.
-    big = max(p.area for p in group)
-    top = [p for p in group if p.area >= 0.6 * big and min(p.w, p.h) >= 0.6 * max(p.w, p.h)]
-    if 0 < len(top) < len(group):
-        tpts = np.array([[p.x, p.y] for p in top], np.float32)
-        err = layout_error(tpts, die_w)
-        if err is not None:
-            return GroupResult(len(top), _box(tpts, die_w), float(max(0.05, 0.8 - 2.0 * err)),
-                               "", tuple(top))
-    return GroupResult(None, box, 0.0, "unclear", tuple(group))
