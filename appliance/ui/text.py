@@ -47,7 +47,10 @@ def draw_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tup
     """Draw text as big as fits rect (or at size), vertically centred; returns where it landed."""
     if not text or rect.w <= 0 or rect.h <= 0:
         return pygame.Rect(rect.x, rect.y, 0, 0)
-    image = font(size or fit_size(text, rect.w, rect.h)).render(text, True, colour)
+    face = font(size or fit_size(text, rect.w, rect.h))
+    if face.size(text)[0] == 0:  # only zero-width characters (a soft hyphen): SDL_ttf refuses them
+        return pygame.Rect(rect.x, rect.y, 0, 0)
+    image = face.render(text, True, colour)
     box = image.get_rect()
     box.centery = rect.centery
     if align == "center":
