@@ -3,7 +3,9 @@
 The surface a die lies on is plain at the scale of a die (a tray, a desk); dice of any
 colour differ from it. The surface colour at every point is estimated from a tiny,
 median-filtered copy of the frame (dice cover a small part of it), and a pixel belongs to
-the foreground when its Lab colour differs enough. Blobs of that mask are candidate dice;
+the foreground when its Lab colour differs enough, or when it lies on a strong outline (a
+pale die on a pale surface). A blob too big for one die is cut at higher distance levels
+first (a die against the tray wall differs from the surface more than the seam does). Blobs of that mask are candidate dice;
 blobs the size of several dice are split by their area in die units.
 """
 
@@ -19,6 +21,11 @@ import numpy as np
 WEAK = 11.0
 STRONG = 24.0
 L_WEIGHT = 0.55
+# Sobel strength of the surface-level grey above which a pixel is an outline: at least
+# EDGE, and EREL times the frame's median (a grained desk's own texture is not an outline)
+EDGE = 70.0
+EREL = 25.0
+LEVELS = (18.0, 28.0, 42.0)  # higher levels a too-big blob is cut at
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,11 @@ class Blob:
 
 def foreground(work_bgr: np.ndarray) -> np.ndarray:
     """A uint8 0/255 mask of what differs from the surface around it."""
+    return foreground_dist(work_bgr)[0]
+
+
+def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The foreground mask and the colour distance from the surface it was cut from."""
     h, w = work_bgr.shape[:2]
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
     tw, th = max(8, w // 8), max(8, h // 8)
@@ -54,13 +66,54 @@ def foreground(work_bgr: np.ndarray) -> np.ndarray:
     strong = dist > STRONG
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, k)
+    # a pale die on a pale surface differs from it mostly at its outline and pips: its
+    # outline joins the fragments of its mask into one blob
+    grey = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
+    mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    edge = (mag > max(EDGE, EREL * float(np.median(mag)))).astype(np.uint8)
+    weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
     if n <= 1:
-        return np.zeros((h, w), np.uint8)
+        return np.zeros((h, w), np.uint8), dist
     has_strong = np.zeros(n, bool)
     has_strong[np.unique(labels[strong])] = True
     has_strong[0] = False
-    return (has_strong[labels].astype(np.uint8)) * 255
+    return (has_strong[labels].astype(np.uint8)) * 255, dist
+
+
+def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_side: float) -> tuple[list[Blob], int]:
+    """Die-sized parts of a too-big blob, cut out at higher colour-distance levels.
+
+    A die touching the tray wall or a die of another colour runs into one blob at the
+    surface level; the die differs from the surface more than the seam between them, so
+    at some higher level the blob falls apart. The first level whose parts are mostly
+    square and die-sized wins: (its parts, how many of them look like one die).
+    """
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [blob.contour - np.array([x, y])], -1, 255, -1)
+    # the blob's own pixels and its small holes (pips), not what lies in a big hole of it
+    # (the dice inside a tray's rim)
+    _, own = cv2.connectedComponents(mask[y:y + h, x:x + w] & filled, connectivity=8)
+    px, py = blob.contour[0, 0] - np.array([x, y])
+    sub = (own == own[py, px]).astype(np.uint8)
+    nh, hl, hs, _ = cv2.connectedComponentsWithStats(((filled > 0) & (sub == 0)).astype(np.uint8), connectivity=4)
+    small = hs[:, cv2.CC_STAT_AREA] < 0.3 * die * die
+    small[0] = False
+    sub = ((sub > 0) | small[hl]).astype(np.uint8)
+    d = dist[y:y + h, x:x + w]
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    best: list[Blob] = []
+    best_n = 0
+    for level in LEVELS:
+        m = ((d > level) & (sub > 0)).astype(np.uint8) * 255
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k)
+        parts = [Blob(((b.rect[0][0] + x, b.rect[0][1] + y), b.rect[1], b.rect[2]), b.area, b.contour + np.array([x, y]))
+                 for b in blobs(m, min_side)]
+        n = sum(0.55 * die * die < b.area < 1.5 * die * die and b.squareness > 0.6 for b in parts)
+        if n > best_n:
+            best_n, best = n, [b for b in parts if b.area > 0.35 * die * die]
+    return best, best_n
 
 
 def blobs(mask: np.ndarray, min_side: float) -> list[Blob]:

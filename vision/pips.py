@@ -17,7 +17,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.bodies import Blob, blobs, die_size, foreground, split
+from vision.bodies import Blob, blobs, die_size, foreground_dist, raise_level, split
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.face import CROP, crop_die, read_face
 
@@ -45,7 +45,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     else:
         s = min(1.0, WORK_LONG_SIDE / max(fh, fw))
     work = cv2.resize(frame_bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1.0 else frame_bgr
-    mask = foreground(work)
+    mask, dist = foreground_dist(work)
     cands = blobs(mask, MIN_BLOB_PX)
     die = float(die_size_px) * s if die_size_px else die_size(cands)
     if die is None or not cands:
@@ -56,7 +56,14 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     for blob in cands:
         if blob.area < 0.35 * die * die:
             continue
-        parts = split(blob, mask, die) if blob.area > 1.7 * die * die else [blob]
+        parts = [blob]
+        if blob.area > 1.7 * die * die:
+            # cut at higher levels when that finds as many dice as the area holds, or when
+            # the blob is too big to be only dice (a die against the tray wall)
+            raised, n = raise_level(blob, mask, dist, die, MIN_BLOB_PX)
+            if n and (n >= round(blob.area / (die * die)) or blob.area > 8.5 * die * die):
+                parts = raised
+        parts = [q for p in parts for q in (split(p, mask, die) if p.area > 1.7 * die * die else [p])]
         for part in parts:
             if part.area > 1.7 * die * die:
                 continue

@@ -115,7 +115,8 @@ def _synthetic_rest_frames(seed: int, rolls: int, every: int):
 def test_synthetic_tray_frames_read_right():
     """The real reader on the synthetic tray (what the demo and end-to-end tests feed it).
 
-    Measured 81 % of at-rest frames exact (seeds 1-3, 10 rolls each), 74 % on this sample;
+    Measured 83 % of at-rest frames exact (seeds 1-3, 10 rolls each), 74 % on this sample
+    (75 % with the die size given);
     the target is 95 %.
     The floor sits below today's rate so a regression fails; see the issue note.
     """
@@ -124,4 +125,4 @@ def test_synthetic_tray_frames_read_right():
     exact = sum(read_frame(frame).values == values for values, frame in frames)
     with_size = sum(read_frame(frame, die_size_px=48.0).values == values for values, frame in frames[::3])
     assert exact / len(frames) >= 0.70, (exact, len(frames))
-    assert with_size / len(frames[::3]) >= 0.68, (with_size, len(frames[::3]))
+    assert with_size / len(frames[::3]) >= 0.70, (with_size, len(frames[::3]))
