@@ -43,9 +43,16 @@ class SimulatedPlayers:
 
 @dataclass
 class Latency:
-    """From the frame the dice came to rest to the screen showing the new tally."""
+    """From the frame the dice came to rest to the screen showing the new tally.
+
+    A sample is the settle window in camera time (rest frame -> deciding frame) plus the
+    wall time from handing the deciding frame to the settle stage until the new tally is
+    drawn and flipped. Frame costs (settle + reader, every frame) are kept too: the unit
+    keeps up with the camera only while they stay under the frame interval.
+    """
 
     samples_ms: list[float] = field(default_factory=list)
+    frame_ms: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -66,7 +73,6 @@ class TableApp:
         night = self.unit.night
         ended = 0
         frames = 0
-        wall_of: dict[float, float] = {}
         while not night.over:
             item = self.source.read()
             if item is None:
@@ -75,15 +81,14 @@ class TableApp:
             t, frame = item
             frames += 1
             finished = night.finished_rounds
-            if self.latency is not None:
-                wall_of[t] = time.perf_counter()
+            started = time.perf_counter()
             settled = self.settle.feed(t, frame)
             if settled is not None:
                 notes = self.unit.on_reading(settled.values, unreadable=settled.unreadable,
                                              reroll=settled.reroll_needed, message=settled.message)
-                if self.latency is not None and settled.rest_time in wall_of:
-                    self.latency.samples_ms.append((time.perf_counter() - wall_of[settled.rest_time]) * 1000)
-                    wall_of = {k: v for k, v in wall_of.items() if k >= settled.rest_time}
+                if self.latency is not None:
+                    window = (settled.read_time - settled.rest_time) * 1000
+                    self.latency.samples_ms.append(window + (time.perf_counter() - started) * 1000)
                 if self.players is not None and self.board is not None:
                     if self.players.after_reading(self.unit, notes, self.board.button.simulate_press):
                         self.unit.drain_inputs(timeout=2.0)
@@ -95,6 +100,8 @@ class TableApp:
                 self._round_ended()
                 if self.max_rounds is not None and ended >= self.max_rounds:
                     break
+            if self.latency is not None:
+                self.latency.frame_ms.append((time.perf_counter() - started) * 1000)
             if frames % 30 == 0:
                 self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
         self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())

@@ -131,11 +131,14 @@ class SettleDetector:
         return cv2.GaussianBlur(grey, (3, 3), 0).astype(np.int16)
 
     def _die_area_small(self, shape: tuple[int, ...]) -> float:
+        short = min(shape) / self._scale
         size = self.die_size_px
-        if size is None and self._emitted is not None:
-            size = self._emitted.die_size_px
+        if size is None and self._emitted is not None and self._emitted.dice:
+            # only a reading that found dice says how big a die is; clamp it to a plausible
+            # fraction of the tray, since a size too large would hide every later roll's motion
+            size = min(max(self._emitted.die_size_px or 0.0, short / 40.0), short / 4.0)
         if size is None:  # before any calibration or reading: a die is about 1/12 of the tray's short side
-            size = min(shape) / self._scale / 12.0
+            size = short / 12.0
         return (size * self._scale) ** 2
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:

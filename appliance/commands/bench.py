@@ -11,6 +11,7 @@ HELP = "benchmarks: speed and accuracy (bench vision DIR ...)"
 # run(args) -> exit code. Others add their benchmark here with one line.
 BENCHMARKS: dict[str, str] = {
     "vision": "vision",
+    "table": "table",
 }
 
 
