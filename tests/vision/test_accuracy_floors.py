@@ -15,17 +15,7 @@ import pytest
 from vision.evaluate import evaluate_set
 from vision.pips import read_frame
 
-# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
-_DICE = Path(os.environ.get("BUNCO_DICE_SETS",
-                            Path(__file__).resolve().parents[3] / "shared" / "dice"))
-
-
-@pytest.fixture(scope="module")
-def dice_sets() -> Path:
-    if not (_DICE / "penlington-wood" / "labels.csv").is_file():
-        pytest.skip(f"shared dice photo sets not found at {_DICE} (set BUNCO_DICE_SETS)")
-    return _DICE
-
+# dice_sets: the shared photo sets (tests/vision/conftest.py)
 
 # set: (exact, die recall, most extra dice); the body-first reader with outline edges and
 # higher-level cuts measured byler-d6 0.245 / 0.62 / 2 and penlington-wood 0.50 / 0.76 / 42

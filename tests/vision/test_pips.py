@@ -12,17 +12,7 @@ import pytest
 from vision.evaluate import load_set
 from vision.pips import read_frame
 
-# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
-_DICE = Path(os.environ.get("BUNCO_DICE_SETS",
-                            Path(__file__).resolve().parents[3] / "shared" / "dice"))
-
-
-@pytest.fixture(scope="module")
-def dice_sets() -> Path:
-    if not (_DICE / "penlington-wood" / "labels.csv").is_file():
-        pytest.skip(f"shared dice photo sets not found at {_DICE} (set BUNCO_DICE_SETS)")
-    return _DICE
-
+# dice_sets: the shared photo sets (tests/vision/conftest.py)
 
 def _sample(dice_sets, name, step):
     return load_set(dice_sets / name)[::step]

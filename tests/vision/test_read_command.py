@@ -12,17 +12,7 @@ import pytest
 
 from appliance.cli import main
 
-# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
-_DICE = Path(os.environ.get("BUNCO_DICE_SETS",
-                            Path(__file__).resolve().parents[3] / "shared" / "dice"))
-
-
-@pytest.fixture(scope="module")
-def dice_sets() -> Path:
-    if not (_DICE / "penlington-wood" / "labels.csv").is_file():
-        pytest.skip(f"shared dice photo sets not found at {_DICE} (set BUNCO_DICE_SETS)")
-    return _DICE
-
+# dice_sets: the shared photo sets (tests/vision/conftest.py)
 
 
 def test_read_json_and_overlay(dice_sets, tmp_path, capsys):
