@@ -73,13 +73,18 @@ class _Pacer:
     def next(self) -> float:
         t = self.index / self.fps
         self.index += 1
-        if self.pace:
-            if self._t0 is None:
-                self._t0 = self.clock() - t
-            wait = self._t0 + t - self.clock()
-            if wait > 0:
-                self.sleep(wait)
+        self.due(t)
         return t
+
+    def due(self, t: float) -> None:
+        """With pace=True, wait until the frame stamped t is due (the first frame sets the origin)."""
+        if not self.pace:
+            return
+        if self._t0 is None:
+            self._t0 = self.clock() - t
+        wait = self._t0 + t - self.clock()
+        if wait > 0:
+            self.sleep(wait)
 
 
 # --------------------------------------------------------------------------- OpenCV

@@ -27,8 +27,10 @@ import cv2
 import numpy as np
 
 from vision.dice import Die, FrameReading, Unreadable
+from vision.sources import _Pacer
 
-DICE_ROOT = Path(os.environ.get("BUNCO_DICE_DIR", "/work/shared/dice"))
+# the shared photo sets sit beside the checkout (../shared/dice), unless BUNCO_DICE_DIR says otherwise
+DICE_ROOT = Path(os.environ.get("BUNCO_DICE_DIR", Path(__file__).resolve().parents[2] / "shared" / "dice"))
 FRAME_SIZE = (640, 480)  # width, height
 
 
@@ -420,8 +422,6 @@ class SyntheticRolls:
         self.script: Iterator[Step] = iter(script) if script is not None else random_script(self.rng, n_dice)
         self.fps = float(fps)
         self.size = size
-        self.pace = pace
-        self.clock, self.sleep = clock, sleep
         # dark dice with dark-red pips are the reader's hard cases, measured on the real photos;
         # here they would only blur what a settle test checks, so by default they stay out
         # (and all dice of a set are one size: every crop is scaled to die_px, none blown up much)
@@ -441,7 +441,7 @@ class SyntheticRolls:
         nrng = np.random.default_rng(self.rng.randrange(2**32))
         w, h = size
         self._noise = [nrng.normal(0, noise, (h, w, 3)).astype(np.int16) for _ in range(6)] if noise > 0 else []
-        self._t0: float | None = None
+        self._pacer = _Pacer(self.fps, pace, clock, sleep)  # uses only due(t): the index is ours
         self._closed = False
 
     # ---- the FrameSource interface (see vision.sources)
@@ -456,12 +456,7 @@ class SyntheticRolls:
         self.index += 1
         if self._noise:
             frame = cv2.add(frame, self._noise[self.rng.randrange(len(self._noise))], dtype=cv2.CV_8U)
-        if self.pace:
-            if self._t0 is None:
-                self._t0 = self.clock() - t
-            wait = self._t0 + t - self.clock()
-            if wait > 0:
-                self.sleep(wait)
+        self._pacer.due(t)
         return t, frame
 
     def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:

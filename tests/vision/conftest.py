@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-# The shared photo sets: /work/shared/dice beside the checkout, or BUNCO_DICE_SETS.
+# The shared photo sets: ../shared/dice beside the checkout, or BUNCO_DICE_SETS.
 DICE = Path(os.environ.get("BUNCO_DICE_SETS", Path(__file__).resolve().parents[3] / "shared" / "dice"))
 
 

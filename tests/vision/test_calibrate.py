@@ -18,7 +18,7 @@ from vision.calibrate import calibrate, find_tray, write_overlay
 from vision.dice import FrameReading
 from vision.synthetic import Roll, SyntheticRolls
 
-BYLER = Path("/work/shared/dice/byler-d6")
+BYLER = Path(__file__).resolve().parents[3] / "shared" / "dice" / "byler-d6"
 
 
 def no_reader(frame, **kw):

@@ -15,7 +15,7 @@ import pytest
 
 from vision.sources import CameraError, PhotoFolderSource, open_source
 
-PHOTOS = Path("/work/shared/dice/penlington-wood/images")
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "dice" / "penlington-wood" / "images"
 
 
 # ---------------------------------------------------------------- error messages
