@@ -20,7 +20,7 @@ from appliance.game.rules import HouseRules
 from appliance.nightlog import replay, result_json, result_text
 from appliance.store import EventStore
 from appliance.table_app import SimulatedPlayers, TableApp, build_board, connect
-from appliance.table_unit import TableUnit
+from appliance.table_unit import TableUnit, game_log
 from appliance.unit_config import UnitConfig
 
 log = logging.getLogger(__name__)
@@ -81,10 +81,7 @@ def run_demo(*, rounds: int | None, fast: bool, headless: bool, seed: int, out: 
     try:
         app.run()
         result = unit.night.finish()
-        lines = [e.body for e in store.events() if e.body.get("type") in ("night", "round", "roll", "call", "undo")]
-        import json
-
-        again = replay([json.dumps(b) for b in lines], source="demo export")
+        again = replay(game_log(store), source="demo export")
         matches = result_json(again) == result_json(result)
         printer("")
         printer(result_text(result))

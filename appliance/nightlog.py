@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
 from typing import Any, Iterable
 
 from appliance.errors import UserError
@@ -49,13 +48,6 @@ def dumps(line: dict[str, Any]) -> str:
 
 
 # ---- reading and replaying -------------------------------------------------------------
-@dataclass(frozen=True)
-class Header:
-    players: tuple[str, ...]
-    rules: HouseRules
-    seed: int
-
-
 def _field(obj: dict[str, Any], key: str, kind: type, where: tuple[str, int]) -> Any:
     if key not in obj:
         raise LogError(*where, f"'{obj.get('type')}' needs '{key}'")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
@@ -22,7 +21,7 @@ from appliance.game.night import Night
 from appliance.game.rules import HouseRules
 from appliance.game.seating import SeatPlan
 from appliance.game.table import TableRound
-from appliance.nightlog import NightFold, event_line, night_line, round_line
+from appliance.nightlog import NightFold, dumps, event_line, night_line, round_line
 from appliance.game.events import Call, Roll, Undo
 from appliance.store import EventStore
 from appliance.ui.view import Banner, Move, TableView, TeamView
@@ -30,6 +29,11 @@ from appliance.ui.view import Banner, Move, TableView, TeamView
 log = logging.getLogger(__name__)
 
 GAME_LINES = {"night", "round", "roll", "call", "undo"}
+
+
+def game_log(store: EventStore) -> list[str]:
+    """The unit's log as the JSON lines `bunco replay` reads (re-rolls and results are history only)."""
+    return [dumps(e.body) for e in store.events() if e.body.get("type") in GAME_LINES]
 # note -> (banner kind, text); {roller}, {mini}, {high} are filled in
 BANNER_TEXT = {
     "false_call": ("false_call", "No Bunco showing: false call"),
@@ -246,9 +250,7 @@ class TableUnit:
         moves: tuple[Move, ...] = ()
         if room.complete:
             winners = table.result().winners
-            if self._next_plan is not None:
-                moves = tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
-                              for p in seats if p not in night.layout.ghosts)
+            moves = self._moves()
         seat = table.turn_seat
         return TableView(
             table=self.table, set_no=room.setup.set_no, round_no=room.setup.round_no,
@@ -268,12 +270,15 @@ class TableUnit:
         result = last.results[self.table - 1]
         teams = tuple(TeamView(players[0] if len(players) == 1 else ("Us", "Them")[i], players, points)
                       for i, (players, points) in enumerate(result.teams))
-        moves = ()
-        if self._next_plan is not None:
-            moves = tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
-                          for p in seats if p not in self.night.layout.ghosts)
         return TableView(self.table, last.set_no, last.round_no, last.round_no, rules.points_to_win,
-                         teams, "over", winners=result.winners, moves=moves)
+                         teams, "over", winners=result.winners, moves=self._moves())
+
+    def _moves(self) -> tuple[Move, ...]:
+        """Where each player sits next round (ghosts need no telling)."""
+        if self._next_plan is None:
+            return ()
+        return tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
+                     for p in seats if p not in self.night.layout.ghosts)
 
     def _banners(self, table: TableRound, bell: bool) -> list[Banner]:
         notes = self._notes

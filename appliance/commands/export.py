@@ -22,15 +22,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def export_lines(data: Path) -> list[str]:
-    from appliance.nightlog import dumps
     from appliance.store import FILENAME, EventStore
-    from appliance.table_unit import GAME_LINES
+    from appliance.table_unit import game_log
 
     if not (data / FILENAME).exists():
         raise UserError(f"no unit log in {data} (looked for {FILENAME})")
     store = EventStore.in_dir(data)
     try:
-        return [dumps(e.body) for e in store.events() if e.body.get("type") in GAME_LINES]
+        return game_log(store)
     finally:
         store.close()
 

@@ -23,16 +23,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from appliance.config import load_rules
+    from appliance.game.rules import HouseRules
     from appliance.nightlog import dumps, result_json, result_text
     from appliance.simulate import RollStats, simulate_night
 
-    rules = load_rules(args.rules) if args.rules else None
-    from appliance.game.rules import HouseRules
-
-    rules = rules or HouseRules()
+    rules = load_rules(args.rules) if args.rules else HouseRules()
     if args.sets is not None:
         rules = HouseRules.from_mapping({**rules.to_mapping(), "sets": args.sets}, source="--sets")
     if args.players < 2:
