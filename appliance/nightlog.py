@@ -12,11 +12,15 @@ import random
 from typing import Any, Iterable
 
 from appliance.errors import UserError
-from appliance.game.events import Call, Roll, Undo
+from appliance.game.events import Bell, Call, Roll, Undo
 from appliance.game.night import Night, NightResult
 from appliance.game.rules import HouseRules
 from appliance.game.seating import SeatPlan
 from appliance.game.table import GameError
+
+
+# The lines that move the game; a unit's store also keeps history (re-rolls, results...).
+GAME_LINES = frozenset({"night", "round", "roll", "call", "undo", "bell"})
 
 
 class LogError(UserError):
@@ -26,16 +30,20 @@ class LogError(UserError):
 
 
 # ---- writing -------------------------------------------------------------------------
-def night_line(players: Iterable[str], rules: HouseRules, seed: int) -> dict[str, Any]:
-    return {"type": "night", "players": list(players), "rules": rules.to_mapping(), "seed": seed}
+def night_line(players: Iterable[str], rules: HouseRules, seed: int, *, heard_bells: bool = False) -> dict[str, Any]:
+    """`heard_bells`: a party's log, where each table logs when it heard the bell (round.py)."""
+    line = {"type": "night", "players": list(players), "rules": rules.to_mapping(), "seed": seed}
+    if heard_bells:
+        line["bells"] = "heard"
+    return line
 
 
 def round_line(plan: SeatPlan) -> dict[str, Any]:
     return {"type": "round", "tables": [list(t) for t in plan.tables]}
 
 
-def event_line(event: Roll | Call | Undo, **extra: Any) -> dict[str, Any]:
-    kind = {Roll: "roll", Call: "call", Undo: "undo"}[type(event)]
+def event_line(event: Roll | Call | Undo | Bell, **extra: Any) -> dict[str, Any]:
+    kind = {Roll: "roll", Call: "call", Undo: "undo", Bell: "bell"}[type(event)]
     line: dict[str, Any] = {"type": kind, "table": event.table}
     if isinstance(event, Roll):
         line["dice"] = list(event.dice)
@@ -66,8 +74,9 @@ class NightFold:
     each new event as it happens, so the screen and the re-score can never disagree.
     """
 
-    def __init__(self, source: str = "log") -> None:
+    def __init__(self, source: str = "log", only: int | None = None) -> None:
         self.source = source
+        self.only = only  # a party table folds its own table only
         self.night: Night | None = None
         self.header: dict[str, Any] | None = None
         self.lines = 0
@@ -94,7 +103,7 @@ class NightFold:
         if self.night is None:
             if kind != "night":
                 raise LogError(*where, "the first line must be the 'night' line")
-            self.night = _start_night(obj, where)
+            self.night = _start_night(obj, where, self.only)
             self.header = obj
             return {}
         if kind == "night":
@@ -114,7 +123,7 @@ def replay(lines: Iterable[str], source: str = "log") -> NightResult:
     return fold.night.finish()
 
 
-def _start_night(obj: dict[str, Any], where: tuple[str, int]) -> Night:
+def _start_night(obj: dict[str, Any], where: tuple[str, int], only: int | None = None) -> Night:
     players = _field(obj, "players", list, where)
     if not all(isinstance(p, str) for p in players):
         raise LogError(*where, "'players' must be a list of names")
@@ -125,8 +134,11 @@ def _start_night(obj: dict[str, Any], where: tuple[str, int]) -> Night:
     seed = obj.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise LogError(*where, "'seed' must be a whole number")
+    bells = obj.get("bells", "derived")
+    if bells not in ("derived", "heard"):
+        raise LogError(*where, f"'bells' must be 'derived' or 'heard', not {bells!r}")
     try:
-        return Night(tuple(players), rules, random.Random(seed))
+        return Night(tuple(players), rules, random.Random(seed), heard_bells=bells == "heard", only=only)
     except GameError as exc:
         raise LogError(*where, str(exc)) from None
 
@@ -138,7 +150,7 @@ def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str,
             raise LogError(*where, "'tables' must be lists of player names")
         night.start_round(SeatPlan(tuple(tuple(t) for t in tables)))
         return {}
-    if kind not in ("roll", "call", "undo"):
+    if kind not in ("roll", "call", "undo", "bell"):
         raise LogError(*where, f"unknown line type {kind!r}")
     table = _field(obj, "table", int, where)
     if kind == "roll":
@@ -156,6 +168,10 @@ def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str,
         return night.apply(Roll(table, tuple(dice)))
     if night.current is None:
         raise LogError(*where, f"'{kind}' before any roll")
+    if kind == "bell":
+        if not night.heard_bells:
+            raise LogError(*where, "a 'bell' line in a night whose bells are not logged")
+        return night.current.apply(Bell(table))
     return night.apply(Call(table) if kind == "call" else Undo(table))
 
 

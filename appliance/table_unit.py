@@ -21,14 +21,13 @@ from appliance.game.night import Night
 from appliance.game.rules import HouseRules
 from appliance.game.seating import SeatPlan
 from appliance.game.table import TableRound
-from appliance.nightlog import NightFold, dumps, event_line, night_line, round_line
+from appliance.nightlog import GAME_LINES, NightFold, dumps, event_line, night_line, round_line
 from appliance.game.events import Call, Roll, Undo
 from appliance.store import EventStore
 from appliance.ui.view import Banner, Move, TableView, TeamView
 
 log = logging.getLogger(__name__)
 
-GAME_LINES = {"night", "round", "roll", "call", "undo"}
 
 
 def game_log(store: EventStore) -> list[str]:

@@ -3,6 +3,9 @@
 The Night takes an injected random.Random and splits it into two streams at once (seat
 draws, tie-break roll-offs), so a night replayed from its log with the same seed makes
 the same draws whether or not the log spells out the seats.
+
+A party table sees only its own table (`only`): the head unit sends it the seats of each
+round, and the night's score sheet is the head's. Bells are then "heard" (see round.py).
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ class NightResult:
 
 
 class Night:
-    def __init__(self, players: tuple[str, ...], rules: HouseRules, rng: random.Random) -> None:
+    def __init__(self, players: tuple[str, ...], rules: HouseRules, rng: random.Random,
+                 heard_bells: bool = False, only: int | None = None) -> None:
         players = tuple(players)
         if len(set(players)) != len(players):
             raise GameError("a player is listed twice")
@@ -51,6 +55,8 @@ class Night:
                 raise GameError(f"bad player name {p!r} (empty, or taken by the ghosts)")
         self.players = players
         self.rules = rules
+        self.heard_bells = heard_bells or only is not None
+        self.only = only
         self.layout: Layout = plan_layout(len(players), rules)
         self._seat_rng = random.Random(rng.getrandbits(64))
         self._tie_seed = rng.getrandbits(64)
@@ -74,14 +80,21 @@ class Night:
         """The seats of the next round: the draw first, then rotation from the last results."""
         if not self.played:
             return draw_seats(self.players, self.layout, self._seat_rng)
+        if self.only is not None:
+            raise GameError("a party table gets its seats from the head unit")
         last = self.played[-1]
         return next_seats(last.plan, last.results, self.layout, len(self.played))
 
     def start_round(self, plan: SeatPlan | None = None) -> RoomRound:
         if self.current is not None:
-            if not self.current.complete:
+            if self.current.complete:
+                self.close_round()
+            elif self.only is not None:  # the head moved on: its sheet, not ours, scores the round
+                self.played.append(PlayedRound(self.current.setup.set_no, self.current.setup.round_no,
+                                               self._plan, (), (), ()))
+                self.current = None
+            else:
                 raise GameError("the current round is not over")
-            self.close_round()
         index = len(self.played)
         if index >= self.total_rounds:
             raise GameError(f"the night is over ({self.total_rounds} rounds played)")
@@ -96,8 +109,11 @@ class Night:
                 draw_first=(index == 0 and self.rules.first_roller == "high_die"),
             )
             for n, (seats, slot) in enumerate(zip(plan.tables, self.layout.slots), start=1)
+            if self.only is None or n == self.only
         )
-        self.current = RoomRound(RoundSetup(set_no, round_no, tables))
+        if not tables:
+            raise GameError(f"there is no table {self.only} in this night's layout")
+        self.current = RoomRound(RoundSetup(set_no, round_no, tables), heard_bells=self.heard_bells)
         self._plan = plan
         return self.current
 

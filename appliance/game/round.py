@@ -1,8 +1,15 @@
 """The room's round: every table's state, and the bell that joins them.
 
-The bell is derived, never logged: it rings when the head table (or, by house rule, a
-called Bunco anywhere) says so. An undo at any table folds the whole round again from
-its log, so a bell that a wrong roll rang is un-rung with it.
+On one unit the bell is derived, never logged: it rings when the head table (or, by
+house rule, a called Bunco anywhere) says so, and reaches every table at once. An undo
+at any table folds the whole round again from its log, so a bell that a wrong roll rang
+is un-rung with it.
+
+In a party the tables are apart: each one hears the bell at its own moment, between two
+of its own rolls, and that moment decides who may still roll. So there the bell is
+"heard": the room still works out when it is due (`bell`), but it reaches a table only
+through a Bell event in the log, written by the table that heard it. Head and tables then
+fold the same events per table and can never disagree about a table's round.
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ class RoundSetup:
 
 
 class RoomRound:
-    def __init__(self, setup: RoundSetup) -> None:
+    def __init__(self, setup: RoundSetup, heard_bells: bool = False) -> None:
         self.setup = setup
-        self.log: list[Roll | Call] = []
+        self.heard_bells = heard_bells
+        self.log: list[Roll | Call | Bell] = []
         self._fold([])
 
     @property
@@ -49,11 +57,14 @@ class RoomRound:
             if index is None:
                 raise GameError(f"table {event.table}: no roll to undo")
             kept = [e for i, e in enumerate(self.log)
-                    if i < index or (i > index and e.table != event.table)]
+                    if i < index or (i > index and (e.table != event.table or isinstance(e, Bell)))]
             self._fold(kept)
             return {event.table: ("undo",)}
         if isinstance(event, Bell):
-            raise GameError("the bell is rung by the round itself, not by an event")
+            if not self.heard_bells:
+                raise GameError("the bell is rung by the round itself, not by an event")
+            self.log.append(event)
+            return {event.table: table.apply(event)}
         notes = {event.table: table.apply(event)}
         self.log.append(event)
         self._after(event.table, notes[event.table])
@@ -64,7 +75,7 @@ class RoomRound:
     def results(self) -> tuple[TableResult, ...]:
         return tuple(self.tables[t.table].result() for t in self.setup.tables)
 
-    def _fold(self, log: list[Roll | Call]) -> None:
+    def _fold(self, log: list[Roll | Call | Bell]) -> None:
         self.tables = {t.table: TableRound(t) for t in self.setup.tables}
         self.bell = False
         self.buncos: list[str] = []     # called Buncos in the order they were called
@@ -87,4 +98,6 @@ class RoomRound:
         if self.bell or not any(t.bell_trigger for t in self.tables.values()):
             return {}
         self.bell = True
+        if self.heard_bells:  # the head rings it; each table logs when it heard it
+            return {}
         return {n: t.apply(Bell(n)) or ("bell",) for n, t in self.tables.items()}
