@@ -38,8 +38,12 @@ def night_line(players: Iterable[str], rules: HouseRules, seed: int, *, heard_be
     return line
 
 
-def round_line(plan: SeatPlan) -> dict[str, Any]:
-    return {"type": "round", "tables": [list(t) for t in plan.tables]}
+def round_line(plan: SeatPlan, index: int | None = None) -> dict[str, Any]:
+    """`index`: the round's place in the night from 0 (a party's logs carry it)."""
+    line: dict[str, Any] = {"type": "round", "tables": [list(t) for t in plan.tables]}
+    if index is not None:
+        line["index"] = index
+    return line
 
 
 def event_line(event: Roll | Call | Undo | Bell, **extra: Any) -> dict[str, Any]:
@@ -148,7 +152,10 @@ def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str,
         tables = _field(obj, "tables", list, where)
         if not all(isinstance(t, list) and all(isinstance(p, str) for p in t) for t in tables):
             raise LogError(*where, "'tables' must be lists of player names")
-        night.start_round(SeatPlan(tuple(tuple(t) for t in tables)))
+        index = obj.get("index")
+        if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 0):
+            raise LogError(*where, f"'index' must be a round number from 0, not {index!r}")
+        night.start_round(SeatPlan(tuple(tuple(t) for t in tables)), index=index)
         return {}
     if kind not in ("roll", "call", "undo", "bell"):
         raise LogError(*where, f"unknown line type {kind!r}")

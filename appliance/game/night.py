@@ -85,16 +85,26 @@ class Night:
         last = self.played[-1]
         return next_seats(last.plan, last.results, self.layout, len(self.played))
 
-    def start_round(self, plan: SeatPlan | None = None) -> RoomRound:
+    @property
+    def rounds_started(self) -> int:
+        return len(self.played) + (self.current is not None)
+
+    def start_round(self, plan: SeatPlan | None = None, index: int | None = None) -> RoomRound:
+        """`index` (0-based) is the head's count; a party table that missed rounds catches up to it."""
         if self.current is not None:
             if self.current.complete:
                 self.close_round()
             elif self.only is not None:  # the head moved on: its sheet, not ours, scores the round
-                self.played.append(PlayedRound(self.current.setup.set_no, self.current.setup.round_no,
-                                               self._plan, (), (), ()))
-                self.current = None
+                self._skip(self._plan)
             else:
                 raise GameError("the current round is not over")
+        if index is not None:
+            if index < len(self.played):
+                raise GameError(f"round {index + 1} of the night has been played already")
+            if index > len(self.played) and self.only is None:
+                raise GameError(f"round {len(self.played) + 1} is missing before round {index + 1}")
+            while len(self.played) < index:  # a replaced or long-lost party table
+                self._skip(SeatPlan(()))
         index = len(self.played)
         if index >= self.total_rounds:
             raise GameError(f"the night is over ({self.total_rounds} rounds played)")
@@ -134,6 +144,12 @@ class Night:
         order = tuple(standings(self.cards, tie_rng))
         prizes = award_prizes(self.cards, self.rules.prizes, buncos, holder, tie_rng)
         return NightResult(tuple(self.played), self.cards, order, prizes, holder)
+
+    def _skip(self, plan: SeatPlan) -> None:
+        """A round this party table did not see to its end: the head's sheet has it."""
+        i = len(self.played)
+        self.played.append(PlayedRound(i // ROUNDS_PER_SET + 1, i % ROUNDS_PER_SET + 1, plan, (), (), ()))
+        self.current = None
 
     def close_round(self) -> None:
         """Mark the complete round on the scorecards; rotation can then seat the next."""

@@ -104,3 +104,14 @@ def test_a_bell_line_in_a_one_unit_night_is_refused():
              event_line(Roll(1, (2, 3, 4))), event_line(Bell(2))]
     with pytest.raises(UserError, match="line 4: a 'bell' line"):
         replay([dumps(x) for x in lines])
+
+
+def test_a_replaced_party_table_catches_up_to_the_heads_round():
+    n = Night(PLAYERS, HouseRules(), random.Random(3), only=2)
+    n.start_round(PLAN, index=4)
+    assert (n.current.setup.set_no, n.current.setup.round_no) == (1, 5)
+    with pytest.raises(GameError, match="played already"):
+        n.start_round(PLAN, index=2)
+    whole = Night(PLAYERS, HouseRules(), random.Random(3))
+    with pytest.raises(GameError, match="round 1 is missing"):
+        whole.start_round(PLAN, index=1)
