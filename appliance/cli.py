@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "bench": "bench",
     "hwtest": "hwtest",
     "calibrate": "calibrate",
+    "setup-broker": "setup_broker",
 }
 
 
