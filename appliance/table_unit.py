@@ -5,8 +5,12 @@ into the engine through the same NightFold that `bunco replay` uses: what the sc
 shows after a power cut is what the log says, and nothing else.
 
 Standalone (one-table Bunco) the unit is its own head table: it seats the players, rings
-the start and end bells and moves to the next round itself. The head unit link of a party
-is a separate piece (appliance.net, its own issue) behind the `HeadLink` protocol.
+the start and end bells and moves to the next round itself.
+
+In a party (`party=True`) the head unit decides: its round message (appliance.net) brings
+the night, the seats of each round and the bell, and the unit logs each of them as it
+learns it, so its own log still replays on its own. The unit folds only its own table,
+and every line it logs goes to the head through the `HeadLink` (seq = the store's seq).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from appliance.game.rules import HouseRules
 from appliance.game.seating import SeatPlan
 from appliance.game.table import TableRound
 from appliance.nightlog import GAME_LINES, NightFold, dumps, event_line, night_line, round_line
-from appliance.game.events import Call, Roll, Undo
+from appliance.game.events import Bell, Call, Roll, Undo
 from appliance.store import EventStore
 from appliance.ui.view import Banner, Move, TableView, TeamView
 
@@ -75,19 +79,30 @@ class TableUnit:
     signals: Signals = field(default_factory=Signals)
     link: HeadLink = field(default_factory=NoLink)
     clock: Callable[[], float] = time.time
+    party: bool = False
 
     def __post_init__(self) -> None:
         self.inputs: queue.Queue[tuple[str, float]] = queue.Queue()
-        self.fold = NightFold(source=str(self.store.path))
+        self.fold = NightFold(source=str(self.store.path), only=self.table if self.party else None)
+        self.head: Any = None           # the head's latest round message (appliance.net.messages.RoundMsg)
+        self.network = "connecting" if self.party else "standalone"
+        self._last_cmd = 0              # the hostess's last correction applied here
+        self._result_logged = -1
         self._notes: tuple[str, ...] = ()
         self._banner_extra: list[Banner] = []
         self._next_plan: SeatPlan | None = None
         self._rang_end = False
         restored = 0
         for event in self.store.events():
+            self._last_cmd = max(self._last_cmd, int(event.body.get("cmd", 0)))
             if event.body.get("type") in GAME_LINES:
                 self.fold.feed(event.body)
                 restored += 1
+            elif event.body.get("type") == "result":
+                self._result_logged = int(event.body.get("round", -1))
+        if self.fold.night is None and self.party:
+            log.info("table %d: waiting for the head unit", self.table)
+            return
         if self.fold.night is None:
             self._append(night_line(self.players, self.rules, self.seed))
         else:  # the log decides: players and rules of the night already under way
@@ -97,7 +112,9 @@ class TableUnit:
             log.info("resumed from %s: %d events", self.store.path, restored)
         room = self.night.current
         self._rang_end = bool(room and room.bell)
-        if room is None and not self.night.played:
+        if self.party:
+            self._rang_end = bool(room and room.table(self.table).bell)
+        elif room is None and not self.night.played:
             self.start_round()
         elif room is not None and room.complete and not self.night.over:
             self._next_plan = self._plan_next()
@@ -114,6 +131,16 @@ class TableUnit:
         return room.table(self.table) if room else None
 
     @property
+    def round_index(self) -> int:
+        """The current round's place in the night, from 0."""
+        return self.night.rounds_started - 1
+
+    @property
+    def ready(self) -> bool:
+        """False only for a party table that has not heard from its head unit yet."""
+        return self.fold.night is not None
+
+    @property
     def round_over(self) -> bool:
         room = self.night.current
         return room is None or room.complete
@@ -123,8 +150,12 @@ class TableUnit:
                    source: str = "camera", message: str = "") -> tuple[str, ...]:
         """A settled reading: a roll of whoever's turn it is, or a request to roll again."""
         self._banner_extra = []
-        if self.night.over:
+        if not self.ready or self.night.over:
             return ()
+        if self.party and (self.table_round is None or self.table_round.done):
+            self._banner_extra = [Banner("reroll", "Wait for the bell: the next round has not started")]
+            self._refresh(("wait",))
+            return ("wait",)
         if self.round_over:
             self.start_round()
         table = self.table_round
@@ -132,8 +163,8 @@ class TableUnit:
         if reroll or len(values) != table.expected_dice:
             n = table.expected_dice
             text = message or f"Re-roll: {n} {'die' if n == 1 else 'dice'} needed, {len(values)} read"
-            self.store.append({"type": "reroll", "table": self.table, "read": list(values),
-                               "unreadable": unreadable, "source": source}, self.clock())
+            self._record({"type": "reroll", "table": self.table, "read": list(values),
+                          "unreadable": unreadable, "source": source})
             self._banner_extra = [Banner("reroll", text)]
             self.signals.bell("chirp")
             self._refresh(("reroll",))
@@ -143,12 +174,14 @@ class TableUnit:
 
     def press(self) -> tuple[str, ...]:
         """The BUNCO! button (or the space bar): claims a Bunco, or a false call."""
-        if self.night.current is None:
+        if not self.ready or self.night.current is None:
             return ()
         return self._act(event_line(Call(self.table)))
 
     def hold(self) -> tuple[str, ...]:
         """Holding the button (or tapping the last roll): take the last roll back."""
+        if not self.ready:
+            return ()
         table = self.table_round
         if table is None or not table.rolls:
             return ()
@@ -170,7 +203,7 @@ class TableUnit:
 
     def start_round(self) -> None:
         """Seat the next round (draw, then rotation), log it, ring the start bell."""
-        if self.night.over:
+        if self.party or self.night.over:  # in a party the head unit starts rounds
             return
         plan = self._next_plan or self._plan_next()
         self._next_plan = None
@@ -187,28 +220,95 @@ class TableUnit:
         return self.night.next_plan()
 
     def _append(self, body: dict[str, Any]) -> dict[int, tuple[str, ...]]:
-        notes = self.fold.feed(body)  # refused lines never reach the log
-        seq = self.store.append(body, self.clock())
-        self.link.publish(seq, body)
+        """A game line: folded first (refused lines never reach the log), then recorded."""
+        notes = self.fold.feed(body)
+        self._record(body)
         return notes
 
+    def _record(self, body: dict[str, Any]) -> None:
+        """Every line, game or history, goes to the store and then to the head, in seq order."""
+        seq = self.store.append(body, self.clock())
+        self.link.publish(seq, body)
+
+    # ---- the head unit (a party) ------------------------------------------------------
+    def on_head(self, msg: Any) -> tuple[str, ...]:
+        """The head's round message (retained: also the first thing a (re)joining table hears)."""
+        self.head = msg
+        self._next_plan = SeatPlan(msg.next) if msg.next else None
+        notes: tuple[str, ...] = ()
+        if self.fold.night is None:
+            self._append(dict(msg.night))
+            header = self.fold.header or {}
+            self.players = tuple(header.get("players", ()))
+            self.rules = self.night.rules
+        elif msg.night != self.fold.header:
+            log.error("table %d: the head's night is not this unit's night: ignored (a new night needs "
+                      "an empty --data folder)", self.table)
+            return ()
+        if msg.tables and msg.index > self.night.rounds_started:
+            if self.table > len(msg.tables):
+                log.error("table %d: the head seats only %d tables: ignored", self.table, len(msg.tables))
+                return ()
+            self._append(round_line(SeatPlan(msg.tables), index=msg.index - 1))
+            self._rang_end = False
+            self.signals.bell("ring_start")
+            notes = ("round_start",)
+        room = self.night.current
+        if (msg.phase == "ending" and room is not None and msg.index == self.night.rounds_started
+                and not room.table(self.table).bell):
+            notes = tuple(self._append(event_line(Bell(self.table), round=self.round_index)).get(self.table, ()))
+            self._rang_end = True
+            self.signals.bell("ring_end")
+            self._log_result()
+        self._refresh(notes)
+        return notes
+
+    def on_command(self, msg: Any) -> None:
+        """The hostess's corrections (appliance.net.messages.CmdMsg), each applied once."""
+        for cmd in sorted(msg.cmds, key=lambda c: c.id):
+            if cmd.id <= self._last_cmd or not self.ready:
+                continue
+            self._last_cmd = cmd.id
+            table = self.table_round
+            if cmd.round != self.round_index or table is None or not table.rolls:
+                self._record({"type": "cmd_skipped", "table": self.table, "cmd": cmd.id,
+                              "why": "no roll to take back in that round"})
+                continue
+            self._act(event_line(Undo(self.table), by="hostess", cmd=cmd.id))
+
+    def set_network(self, state: str) -> None:
+        if state != self.network:
+            self.network = state
+            if self.ready:
+                self._refresh(self._notes)
+
     def _act(self, line: dict[str, Any]) -> tuple[str, ...]:
+        if self.party:
+            line["round"] = self.round_index
         notes = self._append(line).get(self.table, ())
         room = self.night.current
         if "bunco_called" in notes:
             self.signals.bell("fanfare")
         if "false_call" in notes:
             self.signals.bell("chirp")
-        if room is not None and room.bell and not self._rang_end:
+        if not self.party and room is not None and room.bell and not self._rang_end:
             self._rang_end = True
             self.signals.bell("ring_end")
         if room is not None and room.complete:
-            self.store.append({"type": "result", "table": self.table,
-                               "winners": list(room.table(self.table).result().winners)}, self.clock())
-            if not self.night.over:
+            self._log_result()
+            if not self.party and not self.night.over:
                 self._next_plan = self._plan_next()
         self._refresh(notes)
         return notes
+
+    def _log_result(self) -> None:
+        """History for the export (`result` lines are not game lines): once a round."""
+        room = self.night.current
+        if room is None or not room.complete or self._result_logged == self.round_index:
+            return
+        self._result_logged = self.round_index
+        self._record({"type": "result", "table": self.table, "round": self.round_index,
+                      "winners": list(room.table(self.table).result().winners)})
 
     # ---- the screen -----------------------------------------------------------------
     def _refresh(self, notes: tuple[str, ...]) -> None:
@@ -224,6 +324,10 @@ class TableUnit:
             self.signals.light("idle")
 
     def view(self) -> TableView:
+        if not self.ready:
+            return TableView(self.table, 1, 1, 1, self.rules.points_to_win,
+                             (TeamView("Us", (), 0), TeamView("Them", (), 0)), "waiting", network=self.network,
+                             banners=(Banner("reroll", "Waiting for the head unit"),))
         night, room = self.night, self.night.current
         rules = night.rules
         if room is None:
@@ -258,19 +362,20 @@ class TableUnit:
             turn_partner=None if (table.done or s.individual) else s.seats[(seat + 2) % 4],
             turn_team=None if table.done else s.team_of(seat),
             turn_points=table.turn_points, last_roll=last_roll, scoring=scoring, last_roller=last_roller,
-            banners=tuple(banners), winners=winners, moves=moves,
+            banners=tuple(banners), winners=winners, moves=moves, network=self.network,
         )
 
     def _view_between(self, last: Any) -> TableView:
         rules = self.night.rules
-        if last is None:
+        result = next((r for r in last.results if r.table == self.table), None) if last else None
+        if result is None:  # before the first round, or a round the head scored without us
             return TableView(self.table, 1, 1, 1, rules.points_to_win,
-                             (TeamView("Us", (), 0), TeamView("Them", (), 0)), "waiting")
-        result = last.results[self.table - 1]
+                             (TeamView("Us", (), 0), TeamView("Them", (), 0)), "waiting", network=self.network,
+                             moves=self._moves())
         teams = tuple(TeamView(players[0] if len(players) == 1 else ("Us", "Them")[i], players, points)
                       for i, (players, points) in enumerate(result.teams))
         return TableView(self.table, last.set_no, last.round_no, last.round_no, rules.points_to_win,
-                         teams, "over", winners=result.winners, moves=self._moves())
+                         teams, "over", winners=result.winners, moves=self._moves(), network=self.network)
 
     def _moves(self) -> tuple[Move, ...]:
         """Where each player sits next round (ghosts need no telling)."""
