@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay",
     "simulate": "simulate",
     "table": "table",
+    "head": "head",
     "export": "export",
     "read": "read",
     "bench": "bench",

@@ -67,20 +67,28 @@ class TableApp:
     latency: Latency | None = None
     on_round_end: Callable[[TableUnit], None] | None = None
     max_rounds: int | None = None
+    link: Any = None      # appliance.net.table_link.TableLink in a party
+    notify: Callable[[str], Any] | None = None  # systemd's watchdog (appliance.sdnotify.notify)
     peak_rss_mb: float = 0.0
 
+    def finished_rounds(self) -> int:
+        return self.unit.night.finished_rounds if self.unit.ready else 0
+
+    def over(self) -> bool:
+        return self.unit.ready and self.unit.night.over
+
     def run(self) -> int:
-        night = self.unit.night
         ended = 0
         frames = 0
-        while not night.over:
+        while not self.over():
+            self.pump_link()
             item = self.source.read()
             if item is None:
                 log.info("the camera stream ended")
                 break
             t, frame = item
             frames += 1
-            finished = night.finished_rounds
+            finished = self.finished_rounds()
             started = time.perf_counter()
             settled = self.settle.feed(t, frame)
             if settled is not None:
@@ -95,7 +103,7 @@ class TableApp:
             if self.display is not None and self._pump_display():
                 break
             self.unit.drain_inputs()
-            if night.finished_rounds > finished:
+            if self.finished_rounds() > finished:
                 ended += 1
                 self._round_ended()
                 if self.max_rounds is not None and ended >= self.max_rounds:
@@ -104,8 +112,23 @@ class TableApp:
                 self.latency.frame_ms.append((time.perf_counter() - started) * 1000)
             if frames % 30 == 0:
                 self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
+                if self.notify is not None:
+                    self.notify("WATCHDOG=1")
         self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
         return 0
+
+    def pump_link(self) -> None:
+        """What the head unit said since the last frame (a party only)."""
+        if self.link is None:
+            return
+        from appliance.net.messages import CmdMsg
+
+        for msg in self.link.pump():
+            if isinstance(msg, CmdMsg):
+                self.unit.on_command(msg)
+            else:
+                self.unit.on_head(msg)
+        self.unit.set_network(self.link.state)
 
     def _pump_display(self) -> bool:
         """Keyboard and touch stand-ins; True when the person asked to quit."""

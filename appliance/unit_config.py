@@ -5,6 +5,8 @@
     [rules]   ... house rules (appliance.game.rules)
     [pins]    ... wiring (hardware.config.PinConfig)
     [camera]  roi = [x, y, w, h], die_size_px = 41.5  (written by `bunco calibrate`)
+    [network] party = "smith-2026", broker = "auto" | "host[:port]",
+              username = "...", password_file = "/etc/bunco/....password"
 
 Every problem names the key and the file.
 """
@@ -20,8 +22,32 @@ from appliance.errors import ConfigError
 from appliance.game.rules import HouseRules
 from hardware.config import PinConfig, PinConfigError
 
-TOP_KEYS = {"table", "players", "seed", "rules", "pins", "camera"}
+TOP_KEYS = {"table", "players", "seed", "rules", "pins", "camera", "network"}
 CAMERA_KEYS = {"roi", "die_size_px"}
+NETWORK_KEYS = {"party", "broker", "username", "password_file"}
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    party: str = "party"
+    broker: str = "auto"               # "auto": find the head unit with zeroconf
+    username: str | None = None
+    password_file: Path | None = None
+
+    def password(self) -> str | None:
+        if self.password_file is None:
+            return None
+        try:
+            return self.password_file.read_text().strip()
+        except OSError as exc:
+            raise ConfigError("network.password_file", f"cannot read {self.password_file}: {exc.strerror}") from None
+
+    def host_port(self) -> tuple[str, int] | None:
+        """None for "auto"."""
+        if self.broker == "auto":
+            return None
+        host, _, port = self.broker.rpartition(":") if ":" in self.broker else (self.broker, "", "1883")
+        return host, int(port)
 
 
 @dataclass(frozen=True)
@@ -33,6 +59,7 @@ class UnitConfig:
     pins: PinConfig = field(default_factory=PinConfig)
     roi: tuple[int, int, int, int] | None = None
     die_size_px: float | None = None
+    network: NetworkConfig = field(default_factory=NetworkConfig)
 
 
 def load_unit_config(path: Path | None) -> UnitConfig:
@@ -80,4 +107,27 @@ def config_from_mapping(data: dict[str, Any], source: str) -> UnitConfig:
     if size is not None and (isinstance(size, bool) or not isinstance(size, (int, float)) or size <= 0):
         raise ConfigError("camera.die_size_px", "must be a positive number of pixels", source)
     return UnitConfig(table, tuple(players), seed, rules, pins,
-                      tuple(roi) if roi else None, float(size) if size else None)
+                      tuple(roi) if roi else None, float(size) if size else None,
+                      _network(data.get("network", {}), source))
+
+
+def _network(net: Any, source: str) -> NetworkConfig:
+    from appliance.net.topics import PARTY_ID
+
+    if not isinstance(net, dict):
+        raise ConfigError("network", "must be a table ([network])", source)
+    for key, value in net.items():
+        if key not in NETWORK_KEYS:
+            raise ConfigError(f"network.{key}", f"unknown setting (known: {', '.join(sorted(NETWORK_KEYS))})", source)
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"network.{key}", "must be a non-empty string", source)
+    party = net.get("party", "party")
+    if not PARTY_ID.match(party):
+        raise ConfigError("network.party", "use 1-32 lower-case letters, digits or '-'", source)
+    broker = net.get("broker", "auto")
+    if broker != "auto":
+        host, sep, port = broker.rpartition(":")
+        if sep and (not host or not port.isdigit() or not 0 < int(port) < 65536):
+            raise ConfigError("network.broker", f"must be \"auto\" or host[:port], not {broker!r}", source)
+    pw = net.get("password_file")
+    return NetworkConfig(party, broker, net.get("username"), Path(pw) if pw else None)

@@ -5,35 +5,58 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-HELP = "run a table unit (standalone one-table Bunco for now)"
+HELP = "run a table unit: of a party (the default), or --standalone one-table Bunco"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--standalone", action="store_true",
-                   help="one-table Bunco with no head unit (the party link is not built yet: required)")
+    p.add_argument("--standalone", action="store_true", help="one-table Bunco with no head unit")
     p.add_argument("--players", help="standalone seating, clockwise: A,B,C,D (2-4 names)")
+    p.add_argument("--table", type=int, help="this unit's table number (default: the config's)")
+    p.add_argument("--broker", help="host:port of the head's broker (default: the config's, else zeroconf)")
     p.add_argument("--camera", default="picamera", help="picamera | N | URL | replay:DIR | synthetic[:SEED]")
     p.add_argument("--data", type=Path, default=Path("/var/lib/bunco/table"), help="where the SQLite log lives")
-    p.add_argument("--config", type=Path, help="unit config TOML (table, players, [rules], [pins], [camera])")
+    p.add_argument("--config", type=Path, help="unit config TOML (table, players, [rules], [pins], [camera], [network])")
     p.add_argument("--headless", action="store_true", help="no window: SDL's dummy driver")
     p.add_argument("--screenshots", type=Path, help="write the screen as PNG here after each round")
     p.add_argument("--fake-gpio", action="store_true", help="gpiozero's MockFactory instead of real pins")
+    p.add_argument("--simulated-players", type=int, metavar="SEED",
+                   help="players who press BUNCO! on the mock button (tests, demo; needs --fake-gpio)")
     p.add_argument("--seed", type=int, help="seed for the seat draw (default: random)")
 
 
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+    import random
+
+    from appliance import sdnotify
     from appliance.errors import UserError
-    from appliance.table_app import TableApp, build_board, connect, open_unit
+    from appliance.table_app import SimulatedPlayers, TableApp, build_board, connect, open_unit
     from appliance.ui.display import Display
-    from appliance.unit_config import load_unit_config
+    from appliance.unit_config import NetworkConfig, load_unit_config
     from vision.settle import SettleDetector
     from vision.sources import CameraError, open_source
 
-    if not args.standalone:
-        raise UserError("only --standalone is built so far: the head-unit link is a later step")
     config = load_unit_config(args.config)
+    if args.table is not None:
+        config = dataclasses.replace(config, table=args.table)
+    if args.broker:
+        config = dataclasses.replace(config, network=dataclasses.replace(config.network, broker=args.broker))
+    if args.simulated_players is not None and not args.fake_gpio:
+        raise UserError("--simulated-players presses the mock button: add --fake-gpio")
     players = tuple(p.strip() for p in args.players.split(",")) if args.players else config.players
-    unit = open_unit(args.data, players, config, args.seed if args.seed is not None else config.seed)
+    link = None
+    if args.standalone:
+        unit = open_unit(args.data, players, config, args.seed if args.seed is not None else config.seed)
+    else:
+        from appliance.net.resolve import broker_for
+        from appliance.net.table_link import TableLink
+        from appliance.store import EventStore
+        from appliance.table_unit import TableUnit
+
+        broker = broker_for(config.network)
+        store = EventStore.in_dir(args.data)
+        link = TableLink(config.network.party, config.table, broker, store)
+        unit = TableUnit(store, (), config.rules, table=config.table, link=link, party=True)
     try:
         source = open_source(args.camera, pace=True)
     except CameraError as exc:
@@ -41,12 +64,22 @@ def run(args: argparse.Namespace) -> int:
     board = build_board(config, args.fake_gpio)
     display = Display(mode="headless" if args.headless else "auto")
     connect(unit, board, display)
-    unit._refresh(())  # noqa: SLF001 - first frame on screen
     settle = SettleDetector(expected_dice=config.rules.dice, roi=config.roi, die_size_px=config.die_size_px)
-    app = TableApp(unit, source, settle, board, display, screenshot_dir=args.screenshots)
+    sim = SimulatedPlayers(random.Random(args.simulated_players)) if args.simulated_players is not None else None
+    app = TableApp(unit, source, settle, board, display, players=sim, screenshot_dir=args.screenshots, link=link,
+                   notify=sdnotify.notify)
+    if link is not None:
+        link.start()
+    if unit.ready:
+        unit._refresh(())  # noqa: SLF001 - first frame on screen
+    else:
+        display.show(unit.view())
+    sdnotify.ready(f"table {config.table}")
     try:
         return app.run()
     finally:
+        if link is not None:
+            link.stop()
         source.close()
         board.close()
         display.close()

@@ -1,0 +1,86 @@
+"""Wiring the head unit to the network, the bell and the hostess's screen: one loop."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from appliance.head_unit import HeadUnit
+from appliance.nightlog import result_json
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class HeadApp:
+    unit: HeadUnit
+    link: Any                     # appliance.net.head_link.HeadLink
+    display: Any = None           # appliance.ui.display.Display
+    autostart: bool = True        # start the night once every table is online
+    sheet_path: Path | None = None  # the master sheet as JSON, rewritten after every round
+    refresh_s: float = 0.25
+    notify: Any = None            # appliance.sdnotify-like: called with "WATCHDOG=1" each loop
+
+    def __post_init__(self) -> None:
+        self._shown = 0.0
+        self._pinged = 0.0
+        self._rounds_written = -1
+
+    def step(self) -> bool:
+        """One pass of the loop; False once the night is over (or the hostess quit)."""
+        unit = self.unit
+        if self.link.reconnected():
+            unit.publish_all()
+        for msg in self.link.pump():
+            unit.ingest(msg)
+        if not unit.started and self.autostart and self.all_online():
+            log.info("head: every table is online: the night starts")
+            unit.start_night()
+        unit.tick()
+        self._write_sheet()
+        if self.display is not None:
+            now = time.monotonic()
+            if now - self._shown >= self.refresh_s:
+                self._shown = now
+                self.display.show(unit.view(self.link.status, self.link.state))
+            from appliance.ui.display import Input
+
+            for event in self.display.pump():
+                if event is Input.QUIT:
+                    return False
+                if event is Input.BUNCO and not unit.started:  # the hostess's start key
+                    unit.start_night()
+        if self.notify is not None and time.monotonic() - self._pinged >= 1.0:
+            self._pinged = time.monotonic()
+            self.notify("WATCHDOG=1")
+        return unit.phase != "over"
+
+    def run(self, poll_s: float = 0.02) -> int:
+        while self.step():
+            time.sleep(poll_s)
+        if self.display is not None:
+            self.display.show(self.unit.view(self.link.status, self.link.state))
+        return 0
+
+    def all_online(self) -> bool:
+        return all(self.link.status.get(n) == "online" for n in range(1, self.unit.tables + 1))
+
+    def _write_sheet(self) -> None:
+        """The master sheet on disk after each round: for the hostess's records and the tests."""
+        unit = self.unit
+        if self.sheet_path is None or not unit.started:
+            return
+        done = len(unit.night.played)
+        if done == self._rounds_written:
+            return
+        self._rounds_written = done
+        sheet = result_json(unit.night.finish()) if unit.night.current is None else None
+        if sheet is None:
+            return
+        tmp = self.sheet_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(sheet, indent=1))
+        tmp.replace(self.sheet_path)
