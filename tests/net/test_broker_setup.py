@@ -310,3 +310,35 @@ def test_files_are_not_world_readable(tmp_path):
     out = setup_dir(tmp_path, tables=1)
     for name in (PASSWD_NAME, ACL_NAME):
         assert not os.stat(out / name).st_mode & stat.S_IROTH
+
+
+def test_a_persistent_broker_keeps_retained_messages_over_a_clean_stop(mosquitto_factory):
+    """As on the head unit (Debian's mosquitto.conf has `persistence true`): the round survives a restart."""
+    broker = mosquitto_factory(persistence=True)
+    head = Peer("head")
+    assert head.connect(broker.host, broker.port)
+    head.publish(topics.head_round(PARTY), "set 2 round 5 playing", retain=True)
+    head.close()
+    broker.outage(0.1)
+    table = Peer("table")
+    assert table.connect(broker.host, broker.port)
+    table.subscribe(topics.head_round(PARTY))
+    assert table.received(WAIT_S) == [(topics.head_round(PARTY), "set 2 round 5 playing")]
+    table.close()
+
+
+@pytest.mark.parametrize("algorithm", ["sha512-pbkdf2", "sha512"])
+def test_hash_matches_reads_both_mosquitto_passwd_formats(tmp_path, algorithm):
+    """An old ($6$) or new ($7$) passwd line that already fits its password is kept, not rehashed."""
+    import shutil
+    import subprocess
+
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        pytest.skip("mosquitto_passwd is missing (apt-get install mosquitto)")
+    path = tmp_path / "passwd"
+    path.write_text("")
+    subprocess.run([tool, "-H", algorithm, "-b", str(path), "u", "s3cret:with colon"], check=True)
+    hashed = path.read_text().strip().split(":", 1)[1]
+    assert hash_matches(hashed, "s3cret:with colon")
+    assert not hash_matches(hashed, "s3cret")
