@@ -237,9 +237,15 @@ else
 fi
 
 if [[ ! -f "$ETC/unit.toml" ]]; then
+    PLAYERS_HINT=""
+    if [[ $ROLE == head ]]; then
+        PLAYERS_HINT='# The night'"'"'s players: bunco-head needs at least 4 (or a roster file) before it starts.
+# players = ["Stacy", "Carol", "Wanda", "Hannah"]
+'
+    fi
     write_new_file 0640 "root:$USER_NAME" "$ETC/unit.toml" "# This Bunco unit's settings, written once by systemd/install.sh (never overwritten).
 table = $TABLE
-
+$PLAYERS_HINT
 [network]
 party = \"$PARTY\"
 broker = \"$BROKER_ADDR\"

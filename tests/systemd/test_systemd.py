@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from appliance.unit_config import config_from_mapping
+
 REPO = Path(__file__).resolve().parents[2]
 SYSTEMD = REPO / "systemd"
 INSTALL = SYSTEMD / "install.sh"
@@ -238,6 +240,11 @@ def test_dry_run_head(fresh_root):
     assert "bunco-table.service" not in done.stdout
     assert 'username = "spring-head"' in done.stdout
     assert 'password_file = "/etc/bunco/spring-head.password"' in done.stdout
+    toml = "\n".join(line[4:] for line in done.stdout.splitlines() if line.startswith("|   "))
+    unit = config_from_mapping(tomllib.loads(toml), "unit.toml")
+    assert unit.table == 1 and unit.network.host_port() == ("localhost", 1883)
+    # the players hint, once uncommented, is a top-level key (not swallowed by [network])
+    assert len(config_from_mapping(tomllib.loads(toml.replace("# players", "players")), "unit.toml").players) == 4
     assert snapshot(fresh_root) == before  # ran nothing
 
 
@@ -256,6 +263,10 @@ def test_dry_run_table(fresh_root):
     config = tomllib.loads(toml)
     assert config == {"table": 2, "network": {"party": "spring", "broker": "auto", "username": "spring-table2",
                                               "password_file": "/etc/bunco/spring-table2.password"}}
+    # and the unit's own config reader takes it as it is
+    net = config_from_mapping(config, "unit.toml").network
+    assert (net.party, net.broker, net.username) == ("spring", "auto", "spring-table2")
+    assert net.password_file == Path("/etc/bunco/spring-table2.password")
     assert "STILL TO DO: copy /etc/mosquitto/bunco/spring-table2.password" in done.stdout
     assert snapshot(fresh_root) == before
 
