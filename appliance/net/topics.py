@@ -1,6 +1,7 @@
 """The party's MQTT topics, in one place: the link, the broker's ACL and the tests all read these.
 
-Party id P, table n (the head table is table 1, played by the head unit itself):
+Party id P, table n. Every table, the head table (1) too, has its own table unit; the head
+unit beside table 1 runs the broker, the bell and the hostess's screen.
 
 - ``bunco/P/head/round``          retained, head only: night header, round index, phase, seat plan
 - ``bunco/P/head/ack/n``          retained, head only: the highest seq of table n the head has stored
