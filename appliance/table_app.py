@@ -71,6 +71,10 @@ class TableApp:
     notify: Callable[[str], Any] | None = None  # systemd's watchdog (appliance.sdnotify.notify)
     peak_rss_mb: float = 0.0
 
+    def __post_init__(self) -> None:
+        self._frames = 0
+        self._ended = 0
+
     def finished_rounds(self) -> int:
         return self.unit.night.finished_rounds if self.unit.ready else 0
 
@@ -78,44 +82,52 @@ class TableApp:
         return self.unit.ready and self.unit.night.over
 
     def run(self) -> int:
-        ended = 0
-        frames = 0
-        while not self.over():
-            self.pump_link()
-            item = self.source.read()
-            if item is None:
-                log.info("the camera stream ended")
-                break
-            t, frame = item
-            frames += 1
-            finished = self.finished_rounds()
-            started = time.perf_counter()
-            settled = self.settle.feed(t, frame)
-            if settled is not None:
-                notes = self.unit.on_reading(settled.values, unreadable=settled.unreadable,
-                                             reroll=settled.reroll_needed, message=settled.message)
-                if self.latency is not None:
-                    window = (settled.read_time - settled.rest_time) * 1000
-                    self.latency.samples_ms.append(window + (time.perf_counter() - started) * 1000)
-                if self.players is not None and self.board is not None:
-                    if self.players.after_reading(self.unit, notes, self.board.button.simulate_press):
-                        self.unit.drain_inputs(timeout=2.0)
-            if self.display is not None and self._pump_display():
-                break
-            self.unit.drain_inputs()
-            if self.finished_rounds() > finished:
-                ended += 1
-                self._round_ended()
-                if self.max_rounds is not None and ended >= self.max_rounds:
-                    break
-            if self.latency is not None:
-                self.latency.frame_ms.append((time.perf_counter() - started) * 1000)
-            if frames % 30 == 0:
-                self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
-                if self.notify is not None:
-                    self.notify("WATCHDOG=1")
+        while self.step():
+            pass
         self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
         return 0
+
+    def step(self) -> bool:
+        """One camera frame through the unit; False when the night, the stream or the person ends it.
+
+        The demo drives several units from one thread with this (the screen is one window).
+        """
+        if self.over():
+            return False
+        self.pump_link()
+        item = self.source.read()
+        if item is None:
+            log.info("the camera stream ended")
+            return False
+        t, frame = item
+        self._frames += 1
+        finished = self.finished_rounds()
+        started = time.perf_counter()
+        settled = self.settle.feed(t, frame)
+        if settled is not None:
+            notes = self.unit.on_reading(settled.values, unreadable=settled.unreadable,
+                                         reroll=settled.reroll_needed, message=settled.message)
+            if self.latency is not None:
+                window = (settled.read_time - settled.rest_time) * 1000
+                self.latency.samples_ms.append(window + (time.perf_counter() - started) * 1000)
+            if self.players is not None and self.board is not None:
+                if self.players.after_reading(self.unit, notes, self.board.button.simulate_press):
+                    self.unit.drain_inputs(timeout=2.0)
+        if self.display is not None and self._pump_display():
+            return False
+        self.unit.drain_inputs()
+        if self.finished_rounds() > finished:
+            self._ended += 1
+            self._round_ended()
+            if self.max_rounds is not None and self._ended >= self.max_rounds:
+                return False
+        if self.latency is not None:
+            self.latency.frame_ms.append((time.perf_counter() - started) * 1000)
+        if self._frames % 30 == 0:
+            self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
+            if self.notify is not None:
+                self.notify("WATCHDOG=1")
+        return True
 
     def pump_link(self) -> None:
         """What the head unit said since the last frame (a party only)."""
