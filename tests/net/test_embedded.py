@@ -307,3 +307,19 @@ def test_frozen_client_is_dropped_after_one_and_a_half_keepalives(
     # The idle but healthy unit pings within its keepalive and is never taken for dead.
     assert head.nothing_for(1.5) == []
     assert idle.poll() is None
+
+
+def test_credentials_meant_for_mosquitto_are_accepted(embedded: EmbeddedBroker) -> None:
+    """The link code sends the unit's user name and password when the config has them;
+    the embedded broker (no passwords) lets such a client in rather than refusing it."""
+    connected: queue.Queue[bool] = queue.Queue()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="p-table4", protocol=mqtt.MQTTv311)
+    client.username_pw_set("p-table4", "secret")
+    client.on_connect = lambda _c, _u, _f, reason, _p: connected.put(not reason.is_failure)
+    client.connect(embedded.host, embedded.port)
+    client.loop_start()
+    try:
+        assert connected.get(timeout=WAIT_S) is True
+    finally:
+        client.disconnect()
+        client.loop_stop()
