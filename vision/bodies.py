@@ -161,6 +161,9 @@ def split(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     if len(pts) < k * 4:
         return [blob]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    # k-means++ draws from OpenCV's global random state: seed it, so the same frame reads
+    # the same whatever was read before it
+    cv2.setRNGSeed(len(pts))
     _, lab, _ = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
     out = []
     for i in range(k):

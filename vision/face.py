@@ -20,6 +20,7 @@ from vision.layout import layout_error
 CROP = 40  # the die crop, pixels a side
 MARGIN = 1.12  # crop side / die blob side
 MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
+PIP_AT = 0.15  # a missing pip's place: at most this fraction of it on the body plane
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -139,6 +140,42 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     return (len(pts), err + off, pts, fside, fc)
 
 
+def _complete(plane: np.ndarray, inside: np.ndarray, pts: np.ndarray, fside: float, count: int) -> int:
+    """The count, raised when the layout's missing pips are there after all.
+
+    A corner pip of a light-pipped die runs into the bright surface around the die at the
+    body's level, so it reads as a notch of the outline and a 4 reads as a 2 (a 5 as a 3,
+    a 6 as a 4). The layout says where those pips would be: when every one of those
+    places is off the body plane (yet inside the die), the face holds them.
+    """
+    if count not in (2, 3, 4):
+        return count
+    c = pts.mean(axis=0)
+    r = max(1, int(round(0.05 * fside)))
+
+    def pip_at(p: np.ndarray) -> bool:
+        x, y = int(round(p[0])), int(round(p[1]))
+        if not (r <= x < plane.shape[1] - r and r <= y < plane.shape[0] - r) or not inside[y, x]:
+            return False
+        return float(plane[y - r:y + r + 1, x - r:x + r + 1].mean()) < PIP_AT
+
+    if count in (2, 3):
+        ends = pts[np.argsort(np.hypot(*(pts - c).T))[-2:]]
+        v = ends[0] - c
+        others = [c + np.array([-v[1], v[0]]), c - np.array([-v[1], v[0]])]
+        if all(pip_at(q) for q in others):
+            return count + 2
+        return count
+    # a 4 -> 6: the middles of one pair of opposite sides
+    order = np.argsort(np.arctan2(*(pts - c).T[::-1]))
+    q = pts[order]
+    for i in (0, 1):
+        mids = [(q[i] + q[i + 1]) / 2, (q[(i + 2) % 4] + q[(i + 3) % 4]) / 2]
+        if all(pip_at(m) for m in mids):
+            return 6
+    return count
+
+
 def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
     """Length over width of each labelled region (from its second moments), index 1..k-1."""
     ys, xs = np.nonzero(labels)
@@ -195,10 +232,11 @@ def _read_plane(g: np.ndarray, mask: np.ndarray, extra_levels: bool = True) -> F
             values.add(count)
             score = (fside / die_side) * max(0.05, 1.0 - 2.0 * err) * (1.0 + 0.15 * count)
             if best is None or score > best[0]:
-                best = (score, count, c)
+                best = (score, count, c, plane)
     if best is None:
         return FaceRead(None, 0.0, "unclear")
-    score, count, (_, err, _, fside, fc) = best
+    score, count, (_, err, pts, fside, fc), plane = best
+    count = _complete(plane, inside, pts, fside, count)
     conf = float(max(0.05, min(1.0, 1.0 - 2.0 * err)))
     if len(values) > 1:
         conf *= 0.7
