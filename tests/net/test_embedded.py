@@ -196,10 +196,24 @@ def test_a_taken_port_is_a_clear_error() -> None:
 def test_anonymous_only_on_loopback_unless_asked() -> None:
     with pytest.raises(ValueError, match="not loopback"):
         EmbeddedBroker("0.0.0.0")
-    with pytest.raises(ValueError, match="IPv4"):
-        EmbeddedBroker("::1")
+    with pytest.raises(ValueError, match="not loopback"):
+        EmbeddedBroker("::")
     EmbeddedBroker("0.0.0.0", allow_anonymous=True)  # built, not started
     EmbeddedBroker("localhost")
+
+
+def test_ipv6_loopback(clients: Callable[..., Client]) -> None:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    with EmbeddedBroker("::1") as broker:
+        client = clients(Endpoint("::1", broker.port), "p-table6")
+        client.subscribe("bunco/p/head/round")
+        client.publish("bunco/p/head/round", b"r", retain=True)
+        assert client.next().payload == b"r"
+        client.close()
 
 
 def test_start_twice_is_refused(embedded: EmbeddedBroker) -> None:
@@ -299,11 +313,12 @@ def test_frozen_client_is_dropped_after_one_and_a_half_keepalives(
     assert sorted(head.next().payload for _ in range(2)) == [b"online", b"online"]
     t0 = time.monotonic()
     frozen.send_signal(signal.SIGSTOP)
-    msg = head.next(timeout=10.0)
+    msg = head.next(timeout=13.0)
     waited = time.monotonic() - t0
     assert (msg.topic, msg.payload) == ("bunco/p/table/2/status", b"offline")
-    # 1.5 x 1 s, rounded up to whole seconds; mosquitto checks keepalives on a coarser timer.
-    assert 1.0 <= waited < (4.0 if broker.kind == "embedded" else 9.0), waited
+    # 1.5 x 1 s, rounded up to whole seconds; mosquitto checks keepalives on a coarser timer
+    # (5-7 s seen here), so only the embedded broker is held to the tight bound.
+    assert 1.0 <= waited < (4.0 if broker.kind == "embedded" else 12.0), waited
     # The idle but healthy unit pings within its keepalive and is never taken for dead.
     assert head.nothing_for(1.5) == []
     assert idle.poll() is None
