@@ -24,6 +24,11 @@ Behaviour that differs from mosquitto and that callers must live with (not worke
   not push the first one off: both stay connected. Give every unit its own client id.
 - a message is delivered at the subscriber's QoS, not min(publish QoS, subscription QoS).
 - a client that sends an empty client id with ``clean_session=True`` gets a generated one.
+- a ``clean_session=False`` client that is back within that second gets the retained messages
+  of its subscriptions again (QoS 0), and once more when it subscribes again: retained
+  messages must be state, safe to apply twice (they are, in the party's topics).
+- stopping the broker while clients' last packets are in flight may log
+  "Received PUBACK for unknown pending message" (amqtt, WARNING): harmless.
 """
 
 from __future__ import annotations
