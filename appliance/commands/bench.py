@@ -12,6 +12,7 @@ HELP = "benchmarks: speed and accuracy (bench vision DIR ...)"
 BENCHMARKS: dict[str, str] = {
     "vision": "vision",
     "table": "table",
+    "net": "net",
 }
 
 
