@@ -5,8 +5,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# System packages: a real MQTT broker for the network tests, shellcheck for the installer.
-APT_PACKAGES := mosquitto shellcheck
+# System packages: a real MQTT broker for the network tests; shellcheck and systemd-analyze for the installer and units.
+APT_PACKAGES := mosquitto shellcheck systemd
 
 .PHONY: demo test venv system clean
 

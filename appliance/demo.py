@@ -1,31 +1,43 @@
 """A demo party on one machine, with nothing but this machine.
 
-For now one table: four simulated players, a synthetic camera that throws real die crops
-cut from the shared photographs into a tray, the real pip reader and settle stage, the
-real gpiozero button on a mock pin pressed by the players (who now and then forget), the
-bell shown on screen, the screen in a window or, with no display, written as PNG files.
-The full party (head unit and three tables over MQTT) is the next step.
+The embedded MQTT broker, the head unit and three table units (12 players), talking
+exactly as they do at a party. Each table has a synthetic camera that throws real die
+crops cut from the shared photographs into a tray (dice moving, then at rest), the real
+settle stage and pip reader, and a real gpiozero button on a mock pin pressed by
+simulated players (who now and then forget, or press for nothing). The bell is shown,
+printed and - with a window - heard. All four screens share one window; with no display
+they are written as PNG files and the night is printed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import random
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from appliance.game.rules import HouseRules
+from appliance.head_app import HeadApp
+from appliance.head_unit import HeadSignals, HeadUnit
+from appliance.net.client import Broker
+from appliance.net.head_link import HeadLink
+from appliance.net.table_link import TableLink
 from appliance.nightlog import replay, result_json, result_text
 from appliance.store import EventStore
 from appliance.table_app import SimulatedPlayers, TableApp, build_board, connect
-from appliance.table_unit import TableUnit, game_log
+from appliance.table_unit import TableUnit
 from appliance.unit_config import UnitConfig
 
 log = logging.getLogger(__name__)
 
-DEMO_PLAYERS = ("Stacy", "Carol", "Wanda", "Hannah")
+DEMO_PLAYERS = ("Stacy", "Carol", "Wanda", "Hannah", "Betty", "Dolores",
+                "Fran", "Gloria", "Irene", "June", "Kay", "Lois")
+DEMO_PARTY = "demo"
+SHORT_NIGHT = 2     # rounds, when nobody is watching (a server, CI)
 DEMO_DIE_PX = 48.0  # a Pi camera 40 cm above a 30 cm tray sees a 16 mm die at about this size
 
 
@@ -38,62 +50,133 @@ class DemoOutcome:
     screens: Path | None
 
 
-def open_display(headless: bool):
+def open_display(headless: bool, size: tuple[int, int]):
     from appliance.ui.display import Display, DisplayError
 
     if headless or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        return Display(mode="headless"), True
+        return Display(mode="headless", size=size), True
     try:
-        return Display(mode="window"), False
+        return Display(mode="window", size=size, title="Bunco demo party"), False
     except DisplayError as exc:
         log.info("no window (%s): running headless", exc)
-        return Display(mode="headless"), True
+        return Display(mode="headless", size=size), True
 
 
 def run_demo(*, rounds: int | None, fast: bool, headless: bool, seed: int, out: Path | None,
              data: Path | None, printer=print) -> DemoOutcome:
+    from appliance.net.embedded import EmbeddedBroker
+    from appliance.ui.wall import Wall
     from vision.settle import SettleDetector
     from vision.sources import open_source
 
+    display, is_headless = open_display(headless, Wall.size())
+    if is_headless and rounds is None:
+        rounds, fast = SHORT_NIGHT, True
+        printer(f"no display: a short night ({SHORT_NIGHT} rounds of 11 points, unpaced); "
+                "--rounds N for more, up to 6")
     rules = HouseRules(sets=1, points_to_win=11 if fast else 21)
-    display, is_headless = open_display(headless)
+    wall = Wall(display)
     screens = out if out is not None else (Path(tempfile.mkdtemp(prefix="bunco-demo-")) if is_headless else None)
     data_dir = data or Path(tempfile.mkdtemp(prefix="bunco-demo-data-"))
-    store = EventStore.in_dir(data_dir)
-    unit = TableUnit(store, DEMO_PLAYERS, rules, seed=seed)
-    board = build_board(UnitConfig(), fake_gpio=True)
-    connect(unit, board, display)
-    board.bell.on_ring(lambda pattern: printer(f"  (bell: {pattern.replace('_', ' ')})"))
-    source = open_source(f"synthetic:{seed}", pace=not fast and not is_headless, die_px=DEMO_DIE_PX)
-    settle = SettleDetector(expected_dice=rules.dice)
+    audible = not is_headless
 
-    def round_end(u: TableUnit) -> None:
-        played = u.night.played[-1] if u.night.current is None else None
-        room = u.night.current
-        results = played.results if played else room.results()
-        set_no, round_no = (played.set_no, played.round_no) if played else (room.setup.set_no, room.setup.round_no)
-        for r in results:
-            teams = " vs ".join(f"{'/'.join(p)} {pts}" for p, pts in r.teams)
-            printer(f"set {set_no} round {round_no}: {teams}  -> winners {', '.join(r.winners)}")
+    broker = EmbeddedBroker()
+    port = broker.start()
+    where = Broker("127.0.0.1", port)
+    printer(f"embedded MQTT broker on 127.0.0.1:{port}; party {DEMO_PARTY!r}, {len(DEMO_PLAYERS)} players")
 
-    app = TableApp(unit, source, settle, board, display, players=SimulatedPlayers(random.Random(seed)),
-                   screenshot_dir=screens, on_round_end=round_end, max_rounds=rounds)
+    head_board = build_board(UnitConfig(), fake_gpio=True)
+
+    def head_bell(pattern: str) -> None:
+        head_board.bell.play(pattern)
+        printer(f"  (head bell: {pattern.replace('_', ' ')})")
+        if audible and pattern in ("ring_start", "ring_end"):
+            from appliance.ui.sound import chime
+
+            chime(1 if pattern == "ring_start" else 3)
+
+    head_link = HeadLink(DEMO_PARTY, where)
+    head = HeadUnit(EventStore.in_dir(data_dir / "head"), DEMO_PLAYERS, rules, seed=seed, net=head_link,
+                    signals=HeadSignals(bell=head_bell, show=wall.panes[0].show),
+                    countdown_s=1.0 if fast else 5.0)
+    head_app = HeadApp(head, head_link, display=None, sheet_path=data_dir / "sheet.json")
+    head_link.start()
+
+    tables: list[TableApp] = []
+    for n in (1, 2, 3):
+        store = EventStore.in_dir(data_dir / f"table{n}")
+        link = TableLink(DEMO_PARTY, n, where, store)
+        unit = TableUnit(store, (), rules, table=n, link=link, party=True)
+        board = build_board(UnitConfig(table=n), fake_gpio=True)
+        connect(unit, board, None)
+        unit.signals = dataclasses.replace(unit.signals, show=wall.panes[n].show)
+        source = open_source(f"synthetic:{seed * 10 + n}", pace=not fast and not is_headless, die_px=DEMO_DIE_PX)
+        app = TableApp(unit, source, SettleDetector(expected_dice=rules.dice), board, None,
+                       players=SimulatedPlayers(random.Random(seed * 10 + n)), link=link)
+        link.start()
+        tables.append(app)
+
+    played = 0
+    drawn = 0.0
     try:
-        app.run()
-        result = unit.night.finish()
-        again = replay(game_log(store), source="demo export")
+        while True:
+            going = head_app.step()
+            for app in tables:
+                app.step()
+            if time.monotonic() - drawn >= 0.5:  # the hostess's screen: live, but not every frame
+                drawn = time.monotonic()
+                wall.panes[0].show(head.view(head_link.status, head_link.state))
+            wall.flip()
+            if display.mode != "headless" and _quit_asked(display):
+                printer("stopped by the person at the keyboard")
+                break
+            if head.started and len(head.night.played) > played:
+                played = len(head.night.played)
+                _print_round(head, printer)
+                if screens is not None:
+                    wall.flip(force=True)
+                    wall.screenshot(screens / f"party-round{played}.png")
+                if rounds is not None and played >= rounds:
+                    break
+            if not going:
+                break
+        result = head.night.finish()
+        again = replay(head.export_lines(), source="head export")
         matches = result_json(again) == result_json(result)
         printer("")
         printer(result_text(result))
         printer("")
-        printer(f"re-scored from the unit's log with bunco replay: {'same result' if matches else 'DIFFERENT'}")
+        printer(f"re-scored from the head's export with bunco replay: {'same result' if matches else 'DIFFERENT'}")
         if screens is not None:
-            display.screenshot(screens / "table1-final.png")
+            wall.panes[0].show(head.view(head_link.status, head_link.state))
+            wall.flip(force=True)
+            wall.screenshot(screens / "party-final.png")
+            for i, pane in enumerate(wall.panes):
+                pane.screenshot(screens / ("head.png" if i == 0 else f"table{i}.png"))
             printer(f"screens written to {screens}")
-        printer(f"the unit's log: {store.path}")
+        printer(f"the logs: {data_dir} (bunco export --data {data_dir / 'head'})")
         return DemoOutcome(len(result.rounds), list(result.standings), result.prizes, matches, screens)
     finally:
-        source.close()
-        board.close()
+        for app in tables:
+            app.link.stop()
+            app.source.close()
+            app.board.close()
+            app.unit.store.close()
+        head_link.stop()
+        head_board.close()
+        head.store.close()
+        broker.stop()
         display.close()
-        store.close()
+
+
+def _quit_asked(display) -> bool:
+    from appliance.ui.display import Input
+
+    return Input.QUIT in display.pump()
+
+
+def _print_round(head: HeadUnit, printer) -> None:
+    r = head.night.played[-1]
+    for t in r.results:
+        teams = " vs ".join(f"{'/'.join(p)} {pts}" for p, pts in t.teams)
+        printer(f"set {r.set_no} round {r.round_no} table {t.table}: {teams}  -> winners {', '.join(t.winners)}")
