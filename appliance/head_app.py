@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import queue
 import logging
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ class HeadApp:
     notify: Any = None            # appliance.sdnotify-like: called with "WATCHDOG=1" each loop
 
     def __post_init__(self) -> None:
+        self.inputs: queue.Queue[str] = queue.Queue()   # the head's button (gpiozero's thread): "start"
         self._shown = 0.0
         self._pinged = 0.0
         self._rounds_written = -1
@@ -40,6 +42,9 @@ class HeadApp:
         if not unit.started and self.autostart and self.all_online():
             log.info("head: every table is online: the night starts")
             unit.start_night()
+        while not self.inputs.empty():
+            if self.inputs.get_nowait() == "start" and not unit.started:
+                unit.start_night()
         unit.tick()
         self._write_sheet()
         if self.display is not None:

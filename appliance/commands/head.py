@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                     signals=HeadSignals(bell=board.bell.play, show=display.show), countdown_s=args.countdown)
     app = HeadApp(unit, link, display, autostart=not args.no_autostart, sheet_path=args.sheet,
                   notify=sdnotify.notify)
+    board.button.on_press(lambda t: app.inputs.put("start"))
     link.start()
     sdnotify.ready(f"party {net.party}: {len(unit.players)} players at {unit.tables} tables")
     try:
