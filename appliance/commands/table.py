@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import signal
+import threading
 from pathlib import Path
 
 HELP = "run a table unit: of a party (the default), or --standalone one-table Bunco"
@@ -22,6 +24,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--simulated-players", type=int, metavar="SEED",
                    help="players who press BUNCO! on the mock button (tests, demo; needs --fake-gpio)")
     p.add_argument("--seed", type=int, help="seed for the seat draw (default: random)")
+    p.add_argument("--fast", action="store_true",
+                   help="replay and synthetic cameras: frames as fast as they are read, not at camera rate (tests)")
+
+
+def stop_on_sigterm() -> threading.Event:
+    """systemd stops a unit with SIGTERM. Python's default would end the process on the spot,
+    skipping the `finally` that turns the bell and lights off, sends the lines still in flight
+    and says "offline"; instead the loop finishes the step under way and leaves through it."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+    return stop
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,13 +71,15 @@ def run(args: argparse.Namespace) -> int:
         link = TableLink(config.network.party, config.table, broker, store)
         unit = TableUnit(store, (), config.rules, table=config.table, link=link, party=True)
     try:
-        source = open_source(args.camera, pace=True)
+        source = open_source(args.camera, pace=not args.fast)
     except CameraError as exc:
         raise UserError(str(exc)) from None
     board = build_board(config, args.fake_gpio)
     display = Display(mode="headless" if args.headless else "auto")
     connect(unit, board, display)
-    settle = SettleDetector(expected_dice=config.rules.dice, roi=config.roi, die_size_px=config.die_size_px)
+    # a synthetic tray knows its dice's size, as `bunco calibrate` would measure it for a camera
+    die_size = config.die_size_px or getattr(source, "die_size_px", None)
+    settle = SettleDetector(expected_dice=config.rules.dice, roi=config.roi, die_size_px=die_size)
     sim = SimulatedPlayers(random.Random(args.simulated_players)) if args.simulated_players is not None else None
     app = TableApp(unit, source, settle, board, display, players=sim, screenshot_dir=args.screenshots, link=link,
                    notify=sdnotify.notify)
@@ -74,10 +89,14 @@ def run(args: argparse.Namespace) -> int:
         unit._refresh(())  # noqa: SLF001 - first frame on screen
     else:
         display.show(unit.view())
+    stop = stop_on_sigterm()
     sdnotify.ready(f"table {config.table}")
     try:
-        return app.run()
+        while not stop.is_set() and app.step():
+            pass
+        return 0
     finally:
+        sdnotify.stopping()
         if link is not None:
             link.stop()
         source.close()
