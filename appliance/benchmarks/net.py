@@ -109,7 +109,7 @@ class MosquittoProcess:
         self.log_path = folder / "mosquitto.log"
         me = pwd.getpwuid(os.getuid()).pw_name
         # as root mosquitto would switch to the "mosquitto" user and lose our private temp folder
-        self.conf.write_text(f"user {me}\nlistener {self.port} {self.host}\nallow_anonymous true\n"
+        self.conf.write_text(f"user {me}\nlistener {self.port} {self.host}\nallow_anonymous true\nset_tcp_nodelay true\n"
                              f"persistence false\nlog_dest file {self.log_path}\n", encoding="utf-8")
         self.process: subprocess.Popen[bytes] | None = None
 
