@@ -176,6 +176,9 @@ class TableUnit:
         """The BUNCO! button (or the space bar): claims a Bunco, or a false call."""
         if not self.ready or self.night.current is None:
             return ()
+        table = self.table_round
+        if self.party and table is not None and table.done and (self.head is None or self.head.phase != "ending"):
+            return ()  # the head has closed the round: a call now could only be refused there
         return self._act(event_line(Call(self.table)))
 
     def hold(self) -> tuple[str, ...]:

@@ -157,6 +157,7 @@ def assert_nothing_lost_nothing_twice(party: Party) -> None:
 
 def test_a_table_killed_mid_turn_restarts_where_it_was(party):
     party.head.start_night()
+    party.settle(lambda: all(u.ready and u.table_round is not None for u, _ in party.tables.values()))
     for _ in range(6):
         for n in (1, 2, 3):
             party.roll(n)
