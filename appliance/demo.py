@@ -11,6 +11,7 @@ they are written as PNG files and the night is printed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -64,12 +65,20 @@ def open_display(headless: bool, size: tuple[int, int]):
 
 def run_demo(*, rounds: int | None, fast: bool, headless: bool, seed: int, out: Path | None,
              data: Path | None, printer=print) -> DemoOutcome:
+    with contextlib.ExitStack() as stack:  # whatever fails half-way, everything opened is closed
+        return _run(stack, rounds=rounds, fast=fast, headless=headless, seed=seed, out=out, data=data,
+                    printer=printer)
+
+
+def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headless: bool, seed: int,
+         out: Path | None, data: Path | None, printer) -> DemoOutcome:
     from appliance.net.embedded import EmbeddedBroker
     from appliance.ui.wall import Wall
     from vision.settle import SettleDetector
     from vision.sources import open_source
 
     display, is_headless = open_display(headless, Wall.size())
+    stack.callback(display.close)
     if is_headless and rounds is None:
         rounds, fast = SHORT_NIGHT, True
         printer(f"no display: a short night ({SHORT_NIGHT} rounds of 11 points, unpaced); "
@@ -82,10 +91,12 @@ def run_demo(*, rounds: int | None, fast: bool, headless: bool, seed: int, out: 
 
     broker = EmbeddedBroker()
     port = broker.start()
+    stack.callback(broker.stop)
     where = Broker("127.0.0.1", port)
     printer(f"embedded MQTT broker on 127.0.0.1:{port}; party {DEMO_PARTY!r}, {len(DEMO_PLAYERS)} players")
 
     head_board = build_board(UnitConfig(), fake_gpio=True)
+    stack.callback(head_board.close)
 
     def head_bell(pattern: str) -> None:
         head_board.bell.play(pattern)
@@ -96,77 +107,72 @@ def run_demo(*, rounds: int | None, fast: bool, headless: bool, seed: int, out: 
             chime(1 if pattern == "ring_start" else 3)
 
     head_link = HeadLink(DEMO_PARTY, where)
-    head = HeadUnit(EventStore.in_dir(data_dir / "head"), DEMO_PLAYERS, rules, seed=seed, net=head_link,
+    head_store = EventStore.in_dir(data_dir / "head")
+    stack.callback(head_store.close)
+    head = HeadUnit(head_store, DEMO_PLAYERS, rules, seed=seed, net=head_link,
                     signals=HeadSignals(bell=head_bell, show=wall.panes[0].show),
                     countdown_s=1.0 if fast else 5.0)
     head_app = HeadApp(head, head_link, display=None, sheet_path=data_dir / "sheet.json")
     head_link.start()
+    stack.callback(head_link.stop)
 
     tables: list[TableApp] = []
     for n in (1, 2, 3):
         store = EventStore.in_dir(data_dir / f"table{n}")
+        stack.callback(store.close)
         link = TableLink(DEMO_PARTY, n, where, store)
         unit = TableUnit(store, (), rules, table=n, link=link, party=True)
         board = build_board(UnitConfig(table=n), fake_gpio=True)
+        stack.callback(board.close)
         connect(unit, board, None)
         unit.signals = dataclasses.replace(unit.signals, show=wall.panes[n].show)
         source = open_source(f"synthetic:{seed * 10 + n}", pace=not fast and not is_headless, die_px=DEMO_DIE_PX)
+        stack.callback(source.close)
         app = TableApp(unit, source, SettleDetector(expected_dice=rules.dice), board, None,
                        players=SimulatedPlayers(random.Random(seed * 10 + n)), link=link)
         link.start()
+        stack.callback(link.stop)
         tables.append(app)
 
     played = 0
     drawn = 0.0
-    try:
-        while True:
-            going = head_app.step()
-            for app in tables:
-                app.step()
-            if time.monotonic() - drawn >= 0.5:  # the hostess's screen: live, but not every frame
-                drawn = time.monotonic()
-                wall.panes[0].show(head.view(head_link.status, head_link.state))
-            wall.flip()
-            if display.mode != "headless" and _quit_asked(display):
-                printer("stopped by the person at the keyboard")
-                break
-            if head.started and len(head.night.played) > played:
-                played = len(head.night.played)
-                _print_round(head, printer)
-                if screens is not None:
-                    wall.flip(force=True)
-                    wall.screenshot(screens / f"party-round{played}.png")
-                if rounds is not None and played >= rounds:
-                    break
-            if not going:
-                break
-        result = head.night.finish()
-        again = replay(head.export_lines(), source="head export")
-        matches = result_json(again) == result_json(result)
-        printer("")
-        printer(result_text(result))
-        printer("")
-        printer(f"re-scored from the head's export with bunco replay: {'same result' if matches else 'DIFFERENT'}")
-        if screens is not None:
-            wall.panes[0].show(head.view(head_link.status, head_link.state))
-            wall.flip(force=True)
-            wall.screenshot(screens / "party-final.png")
-            for i, pane in enumerate(wall.panes):
-                pane.screenshot(screens / ("head.png" if i == 0 else f"table{i}.png"))
-            printer(f"screens written to {screens}")
-        printer(f"the logs: {data_dir} (bunco export --data {data_dir / 'head'})")
-        return DemoOutcome(len(result.rounds), list(result.standings), result.prizes, matches, screens)
-    finally:
+    while True:
+        going = head_app.step()
         for app in tables:
-            app.link.stop()
-            app.source.close()
-            app.board.close()
-            app.unit.store.close()
-        head_link.stop()
-        head_board.close()
-        head.store.close()
-        broker.stop()
-        display.close()
+            app.step()
+        if time.monotonic() - drawn >= 0.5:  # the hostess's screen: live, but not every frame
+            drawn = time.monotonic()
+            wall.panes[0].show(head.view(head_link.status, head_link.state))
+        wall.flip()
+        if display.mode != "headless" and _quit_asked(display):
+            printer("stopped by the person at the keyboard")
+            break
+        if head.started and len(head.night.played) > played:
+            played = len(head.night.played)
+            _print_round(head, printer)
+            if screens is not None:
+                wall.flip(force=True)
+                wall.screenshot(screens / f"party-round{played}.png")
+            if rounds is not None and played >= rounds:
+                break
+        if not going:
+            break
+    result = head.night.finish()
+    again = replay(head.export_lines(), source="head export")
+    matches = result_json(again) == result_json(result)
+    printer("")
+    printer(result_text(result))
+    printer("")
+    printer(f"re-scored from the head's export with bunco replay: {'same result' if matches else 'DIFFERENT'}")
+    if screens is not None:
+        wall.panes[0].show(head.view(head_link.status, head_link.state))
+        wall.flip(force=True)
+        wall.screenshot(screens / "party-final.png")
+        for i, pane in enumerate(wall.panes):
+            pane.screenshot(screens / ("head.png" if i == 0 else f"table{i}.png"))
+        printer(f"screens written to {screens}")
+    printer(f"the logs: {data_dir} (bunco export --data {data_dir / 'head'})")
+    return DemoOutcome(len(result.rounds), list(result.standings), result.prizes, matches, screens)
 
 
 def _quit_asked(display) -> bool:
