@@ -40,7 +40,6 @@ import pwd
 import queue
 import random
 import resource
-import shutil
 import signal
 import socket
 import statistics
@@ -54,11 +53,11 @@ from typing import Any
 
 from appliance.benchmarks.table import percentile
 from appliance.errors import UserError
+from appliance.net.mosquitto import find_mosquitto, free_port
 
 HELP = "party network: the head's bell -> every table's phase change (p50/p99), messages lost"
 
 PARTY = "bench"
-MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
 MAX_ROUNDS = 24           # one night: four sets of six rounds
 HEAD_POLL_S = 0.02        # HeadApp.run's own poll
 FAR_S = 600.0             # "no next round": a countdown the bench never waits out (< messages' 3600 s)
@@ -84,19 +83,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 # ---- the broker --------------------------------------------------------------------------
-def find_mosquitto() -> str | None:
-    found = shutil.which("mosquitto")
-    if found:
-        return found
-    return next((p for p in MOSQUITTO_PATHS if os.access(p, os.X_OK)), None)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class MosquittoProcess:
     """mosquitto on a free loopback port, anonymous, no persistence: started and stopped here."""
 

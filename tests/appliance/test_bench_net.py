@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from appliance import cli
-from appliance.benchmarks.net import find_mosquitto
+from appliance.net.mosquitto import find_mosquitto
 
 
 def test_bench_net_three_tables_two_rounds_loses_nothing(capsys):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import pwd
-import shutil
 import signal
 import socket
 import subprocess
@@ -25,21 +24,9 @@ from pathlib import Path
 
 import pytest
 
-MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
+from appliance.net.mosquitto import find_mosquitto, free_port
+
 START_TIMEOUT_S = 10.0
-
-
-def find_mosquitto() -> str | None:
-    found = shutil.which("mosquitto")
-    if found:
-        return found
-    return next((p for p in MOSQUITTO_PATHS if os.access(p, os.X_OK)), None)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class MosquittoBroker:
