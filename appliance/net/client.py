@@ -45,6 +45,7 @@ class UnitClient:
         self.inbox: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self.connected = threading.Event()
         self.connects = 0  # how often a connection came up: a new one means "send again"
+        self._seen_connects = 0
         self.on_connect: Callable[[], None] | None = None
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                                    protocol=mqtt.MQTTv311, clean_session=not persistent)
@@ -73,6 +74,18 @@ class UnitClient:
                 pass
         self._client.disconnect()
         self._client.loop_stop()
+
+    @property
+    def state(self) -> str:
+        """For the screens: "online" or "offline"."""
+        return "online" if self.connected.is_set() else "offline"
+
+    def new_connection(self) -> bool:
+        """True once after each (re)connect: the unit's cue to send its state again."""
+        if self.connects != self._seen_connects:
+            self._seen_connects = self.connects
+            return True
+        return False
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> bool:
         """False when not connected now (the caller sends again after the next connect)."""

@@ -20,7 +20,6 @@ class HeadLink:
         self.party = party
         self.client = UnitClient(broker, client_id=f"bunco-{party}-head", status_topic=topics.head_status(party),
                                  unit="head", subscriptions=[topics.all_tables(party)], persistent=True)
-        self._seen_connects = 0
         self.dropped = 0
         self.status: dict[int, str] = {}   # table -> "online" / "offline", from their retained status
 
@@ -32,14 +31,11 @@ class HeadLink:
 
     @property
     def state(self) -> str:
-        return "online" if self.client.connected.is_set() else "offline"
+        return self.client.state
 
     def reconnected(self) -> bool:
         """True once after each new connection: time to publish the retained state again."""
-        if self.client.connects != self._seen_connects:
-            self._seen_connects = self.client.connects
-            return True
-        return False
+        return self.client.new_connection()
 
     def pump(self) -> list[messages.EventMsg]:
         """Table events since the last call; statuses are kept in `status`; bad ones are dropped."""

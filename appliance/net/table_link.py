@@ -33,7 +33,6 @@ class TableLink:
         self.last_seq = max((e.seq for e in store.events(after=0)), default=0)
         self.acked = 0
         self._ack_heard = False
-        self._seen_connects = 0
         self._resend_at = 0.0  # when to send everything after the ack again (0: no need)
         self._progress_t = 0.0  # when the ack last moved (or the first unacked event went out)
         self.dropped = 0        # malformed messages logged and dropped
@@ -46,7 +45,7 @@ class TableLink:
 
     @property
     def state(self) -> str:
-        return "online" if self.client.connected.is_set() else "offline"
+        return self.client.state
 
     # ---- the unit's HeadLink --------------------------------------------------------
     def publish(self, seq: int, body: dict[str, Any]) -> None:
@@ -60,8 +59,7 @@ class TableLink:
         """What the head said since the last call (for the unit), and any sending due."""
         now = self.clock()
         out: list[messages.RoundMsg | messages.CmdMsg] = []
-        if self.client.connects != self._seen_connects:  # a new connection: send again once the ack is in
-            self._seen_connects = self.client.connects
+        if self.client.new_connection():  # send again once the ack is in
             self._ack_heard = False
             self._resend_at = now + 0.5  # the retained ack normally arrives well before this
         for topic, payload in self.client.drain():
