@@ -68,10 +68,8 @@ class HeadUnit:
             self.rules = self.night.rules
             room = self.night.current
             self._rang_end = bool(room and room.bell)
-            if room is not None and room.complete:
-                self._between()
-            elif room is None and self.night.played and not self.night.over:
-                self._between()
+            if room is not None and room.complete:  # the fold never closes a round: the head does
+                self._close_round()
 
     # ---- state ----------------------------------------------------------------------
     @property
@@ -122,10 +120,8 @@ class HeadUnit:
         self.start_round()
 
     def start_round(self) -> None:
-        if self.night.over or (self.night.current is not None and not self.night.current.complete):
+        if self.night.over or self.night.current is not None:  # a complete round is closed at once
             return
-        if self.night.current is not None:
-            self.night.close_round()
         plan = self._next_plan or self.night.next_plan()
         self._next_plan, self._next_at = None, None
         self._append(round_line(plan, index=self.night.rounds_started))
@@ -204,19 +200,18 @@ class HeadUnit:
             self._rang_end = True
             self.signals.bell("ring_end")
         if room.complete:
-            self.night.close_round()
-            if not self.night.over:
-                self._between()
-            else:
+            self._close_round()
+            if self.night.over:
                 self.signals.bell("fanfare")
         if self.phase != before or room.complete:
             self.publish_all(tables=False)
 
-    def _between(self) -> None:
-        if self.night.current is not None and self.night.current.complete:
-            self.night.close_round()
-        self._next_plan = self.night.next_plan()
-        self._next_at = self.clock() + self.countdown_s
+    def _close_round(self) -> None:
+        """A complete round onto the sheet; then the next round's seats and the countdown to it."""
+        self.night.close_round()
+        if not self.night.over:
+            self._next_plan = self.night.next_plan()
+            self._next_at = self.clock() + self.countdown_s
 
     # ---- the log ----------------------------------------------------------------------
     def _append(self, line: dict[str, Any]) -> None:
