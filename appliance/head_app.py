@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 import logging
 import time
 from dataclasses import dataclass
@@ -64,10 +65,11 @@ class HeadApp:
             self.notify("WATCHDOG=1")
         return unit.phase != "over"
 
-    def run(self, poll_s: float = 0.02) -> int:
-        while self.step():
+    def run(self, stop: threading.Event | None = None, poll_s: float = 0.02) -> int:
+        """Until the night is over, or `stop` is set (systemd's SIGTERM: the step under way finishes)."""
+        while not (stop is not None and stop.is_set()) and self.step():
             time.sleep(poll_s)
-        if self.display is not None:
+        if self.display is not None and not (stop is not None and stop.is_set()):  # the night's last screen
             self.display.show(self.unit.view(self.link.status, self.link.state))
         return 0
 

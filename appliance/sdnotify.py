@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
+import threading
 from collections.abc import Mapping
 
 log = logging.getLogger(__name__)
@@ -98,3 +100,12 @@ def watchdog_interval(env: Mapping[str, str] | None = None) -> float | None:
     """How often to send WATCHDOG=1: half the timeout, as sd_watchdog_enabled(3) advises; None: never."""
     timeout = watchdog_timeout(env)
     return None if timeout is None else timeout / 2
+
+
+def stop_on_sigterm() -> threading.Event:
+    """systemd stops a unit with SIGTERM. Python's default would end the process on the spot,
+    skipping the `finally` that turns the bell and lights off, sends the lines still in flight
+    and says "offline"; instead the loop finishes the step under way and leaves through it."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+    return stop

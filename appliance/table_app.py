@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import resource
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,8 +82,9 @@ class TableApp:
     def over(self) -> bool:
         return self.unit.ready and self.unit.night.over
 
-    def run(self) -> int:
-        while self.step():
+    def run(self, stop: threading.Event | None = None) -> int:
+        """Until the night or the stream ends, or `stop` is set (systemd's SIGTERM)."""
+        while not (stop is not None and stop.is_set()) and self.step():
             pass
         self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_mb())
         return 0

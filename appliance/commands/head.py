@@ -48,10 +48,8 @@ def read_roster(path: Path) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     import logging
     import random
-    import time
 
     from appliance import sdnotify
-    from appliance.commands.table import stop_on_sigterm
     from appliance.errors import UserError
     from appliance.head_app import HeadApp
     from appliance.head_unit import HeadSignals, HeadUnit
@@ -96,14 +94,10 @@ def run(args: argparse.Namespace) -> int:
                   notify=sdnotify.notify)
     board.button.on_press(lambda t: app.inputs.put("start"))
     link.start()
-    stop = stop_on_sigterm()
+    stop = sdnotify.stop_on_sigterm()
     sdnotify.ready(f"party {net.party}: {len(unit.players)} players at {unit.tables} tables")
     try:
-        while not stop.is_set() and app.step():
-            time.sleep(0.02)
-        if not stop.is_set():  # the night is over: its last screen, as HeadApp.run draws it
-            display.show(unit.view(link.status, link.state))
-        return 0
+        return app.run(stop)
     finally:
         sdnotify.stopping()
         link.stop()

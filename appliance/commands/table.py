@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
 from pathlib import Path
 
 HELP = "run a table unit: of a party (the default), or --standalone one-table Bunco"
@@ -28,15 +26,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="replay and synthetic cameras: frames as fast as they are read, not at camera rate (tests)")
 
 
-def stop_on_sigterm() -> threading.Event:
-    """systemd stops a unit with SIGTERM. Python's default would end the process on the spot,
-    skipping the `finally` that turns the bell and lights off, sends the lines still in flight
-    and says "offline"; instead the loop finishes the step under way and leaves through it."""
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
-    return stop
-
-
 def run(args: argparse.Namespace) -> int:
     import dataclasses
     import random
@@ -45,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from appliance.errors import UserError
     from appliance.table_app import SimulatedPlayers, TableApp, build_board, connect, open_unit
     from appliance.ui.display import Display
-    from appliance.unit_config import NetworkConfig, load_unit_config
+    from appliance.unit_config import load_unit_config
     from vision.settle import SettleDetector
     from vision.sources import CameraError, open_source
 
@@ -89,12 +78,10 @@ def run(args: argparse.Namespace) -> int:
         unit._refresh(())  # noqa: SLF001 - first frame on screen
     else:
         display.show(unit.view())
-    stop = stop_on_sigterm()
+    stop = sdnotify.stop_on_sigterm()
     sdnotify.ready(f"table {config.table}")
     try:
-        while not stop.is_set() and app.step():
-            pass
-        return 0
+        return app.run(stop)
     finally:
         sdnotify.stopping()
         if link is not None:
