@@ -13,6 +13,7 @@ and its boxes hold the whole die; penlington-wood is oblique and its boxes hold 
 
 from __future__ import annotations
 
+import configparser
 import csv
 import functools
 import math
@@ -29,8 +30,37 @@ import numpy as np
 from vision.dice import Die, FrameReading, Unreadable
 from vision.sources import _Pacer
 
-# the shared photo sets sit beside the checkout (../shared/dice), unless BUNCO_DICE_DIR says otherwise
-DICE_ROOT = Path(os.environ.get("BUNCO_DICE_DIR", Path(__file__).resolve().parents[2] / "shared" / "dice"))
+
+
+def find_dice_root(checkout: Path = Path(__file__).resolve().parents[1], env: dict[str, str] | None = None) -> Path:
+    """Where the shared photo sets are: BUNCO_DICE_DIR, else ../shared/dice beside the checkout,
+    else beside the checkout this one was cloned from (a fresh clone of a local checkout, made
+    anywhere, still finds them). The first place is returned when none has them, for the message."""
+    env = os.environ if env is None else env
+    if env.get("BUNCO_DICE_DIR"):
+        return Path(env["BUNCO_DICE_DIR"])
+    beside = checkout.parent / "shared" / "dice"
+    if beside.is_dir():
+        return beside
+    origin = _origin_path(checkout)
+    if origin is not None and (origin.parent / "shared" / "dice").is_dir():
+        return origin.parent / "shared" / "dice"
+    return beside
+
+
+def _origin_path(checkout: Path) -> Path | None:
+    """The local folder the checkout was cloned from (remote "origin"), if it was."""
+    config = configparser.ConfigParser(strict=False, interpolation=None)
+    try:
+        config.read(checkout / ".git" / "config", encoding="utf-8")
+        url = config.get('remote "origin"', "url", fallback="")
+    except configparser.Error:
+        return None
+    url = url.removeprefix("file://")
+    return Path(url).resolve() if url.startswith("/") else None
+
+
+DICE_ROOT = find_dice_root()
 FRAME_SIZE = (640, 480)  # width, height
 
 

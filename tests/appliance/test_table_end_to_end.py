@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import random
-from pathlib import Path
 
 import pytest
+from vision.synthetic import DICE_ROOT
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-DICE = Path(__file__).resolve().parents[3] / "shared" / "dice"
+DICE = DICE_ROOT
 pytestmark = pytest.mark.skipif(not (DICE / "byler-d6").is_dir(), reason="needs ../shared/dice")
 
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-# The shared photo sets: ../shared/dice beside the checkout, or BUNCO_DICE_SETS.
-DICE = Path(os.environ.get("BUNCO_DICE_SETS", Path(__file__).resolve().parents[3] / "shared" / "dice"))
+from vision.synthetic import DICE_ROOT
+
+# The shared photo sets (vision.synthetic.find_dice_root says where they are looked for).
+DICE = DICE_ROOT
 
 
 @pytest.fixture(scope="module")
 def dice_sets() -> Path:
     if not (DICE / "penlington-wood" / "labels.csv").is_file():
-        pytest.skip(f"shared dice photo sets not found at {DICE} (set BUNCO_DICE_SETS)")
+        pytest.skip(f"shared dice photo sets not found at {DICE} (set BUNCO_DICE_DIR)")
     return DICE

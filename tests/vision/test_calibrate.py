@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import random
 import tomllib
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -16,9 +15,9 @@ from appliance.commands.calibrate import update_section
 from appliance.errors import ConfigError, UserError
 from vision.calibrate import calibrate, find_tray, write_overlay
 from vision.dice import FrameReading
-from vision.synthetic import Roll, SyntheticRolls
+from vision.synthetic import DICE_ROOT, Roll, SyntheticRolls
 
-BYLER = Path(__file__).resolve().parents[3] / "shared" / "dice" / "byler-d6"
+BYLER = DICE_ROOT / "byler-d6"
 
 
 def no_reader(frame, **kw):

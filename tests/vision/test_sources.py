@@ -7,15 +7,15 @@ import builtins
 import shutil
 import sys
 import types
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.sources import CameraError, PhotoFolderSource, open_source
+from vision.synthetic import DICE_ROOT
 
-PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "dice" / "penlington-wood" / "images"
+PHOTOS = DICE_ROOT / "penlington-wood" / "images"
 
 
 # ---------------------------------------------------------------- error messages
