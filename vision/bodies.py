@@ -52,11 +52,19 @@ def foreground(work_bgr: np.ndarray) -> np.ndarray:
     return foreground_dist(work_bgr)[0]
 
 
-def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The foreground mask and the colour distance from the surface it was cut from."""
+def foreground_dist(work_bgr: np.ndarray, cell: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The foreground mask and the colour distance from the surface it was cut from.
+
+    The surface is the median of 5 x 5 cells of a tiny copy; cell (work pixels) is a
+    fraction of the die edge when it is known, so a die never fills much of the window the
+    median is taken over (it would then count as surface and come out hollow).
+    """
     h, w = work_bgr.shape[:2]
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
-    tw, th = max(8, w // 8), max(8, h // 8)
+    if cell:
+        tw, th = max(8, int(round(w / cell))), max(8, int(round(h / cell)))
+    else:
+        tw, th = max(8, w // 8), max(8, h // 8)
     tiny = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
     tiny = cv2.medianBlur(tiny, 5)
     bg = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -145,6 +153,28 @@ def die_size(candidates: list[Blob]) -> float | None:
         if n > best_n or (n == best_n and s > best):
             best_n, best = n, float(np.median(sides[(sides > s * 0.8) & (sides < s * 1.25)]))
     return best
+
+
+def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None:
+    """The die edge from the widest circle inside each blob, when no blob is square.
+
+    Dice run together (a pair touching) make no square blob, but the circle inscribed in
+    the pair is still the one inscribed in one die. A blob counts when its area holds
+    one to a few dice of that size (not a cable, not a laptop's edge).
+    """
+    dt = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    sides = []
+    for b in candidates:
+        x, y, w, h = cv2.boundingRect(b.contour)
+        inner = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inner, [b.contour - np.array([x, y])], -1, 1, -1)
+        r = float((dt[y:y + h, x:x + w] * inner).max())
+        side = 2.0 * r
+        if side > 0 and 0.7 < b.area / (side * side) < 6.0:
+            sides.append(side)
+    if not sides:
+        return None
+    return die_size([Blob(((0.0, 0.0), (s, s), 0.0), s * s, np.zeros((1, 1, 2), np.int32)) for s in sides])
 
 
 def split(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:

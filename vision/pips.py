@@ -17,13 +17,14 @@ import time
 import cv2
 import numpy as np
 
-from vision.bodies import Blob, blobs, die_size, foreground_dist, raise_level, split
+from vision.bodies import Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level, split
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.face import CROP, crop_die, read_face
 
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
+CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -48,6 +49,13 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     mask, dist = foreground_dist(work)
     cands = blobs(mask, MIN_BLOB_PX)
     die = float(die_size_px) * s if die_size_px else die_size(cands)
+    if die is None and cands:
+        # no square blob: pale dice on a pale surface stand out only by their outlines and
+        # pips, broken rings; closing the mask at a fraction of the frame fills them in
+        k = max(3, int(round(max(work.shape[:2]) * CLOSE_FRAC)) | 1)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        cands = blobs(mask, MIN_BLOB_PX)
+        die = die_size(cands) or die_size_inscribed(cands, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px, ms=(time.perf_counter() - t0) * 1000.0)
     dice: list[Die] = []
