@@ -24,7 +24,8 @@ from vision.face import CROP, crop_die, read_face
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
-CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
+CLOSE_FRAC = 0.025
+MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all  # closing kernel for broken outlines, fraction of the working long side
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -103,13 +104,27 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     square = blob.squareness > 0.75 and 0.6 * die * die < blob.area < 1.4 * die * die
     read = read_face(patch, pmask, second_axis=square)
     if read.value is None:
-        if blob.squareness > 0.6 and 0.6 * die * die < blob.area < 1.5 * die * die:
+        if (blob.squareness > 0.6 and 0.6 * die * die < blob.area < 1.5 * die * die
+                and _spread(patch, pmask) > MIN_SPREAD):
             return Unreadable(((centre[0], centre[1]), (side, side), float(angle)), read.reason or "unclear")
         return None
     inv = cv2.invertAffineTransform(m)
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * 1.12 / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _spread(patch: np.ndarray, mask: np.ndarray) -> float:
+    """How much the colour varies inside a die's outline (Lab, along its widest axis).
+
+    A die shows pips, so its face is never of one colour; a plain round thing of a die's
+    size (a stud of the tray, a button) is. Only such a blob is no Unreadable die.
+    """
+    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inner > 0].astype(np.float32)
+    if len(pix) < 10:
+        return 0.0
+    return float(np.sqrt(max(0.0, np.linalg.eigvalsh(np.cov(pix.T))[-1])))
 
 
 def _offset(dice: list[Die], unreadable: list[Unreadable], ox: int, oy: int) -> tuple[list[Die], list[Unreadable]]:
