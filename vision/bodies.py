@@ -52,19 +52,11 @@ def foreground(work_bgr: np.ndarray) -> np.ndarray:
     return foreground_dist(work_bgr)[0]
 
 
-def foreground_dist(work_bgr: np.ndarray, cell: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The foreground mask and the colour distance from the surface it was cut from.
-
-    The surface is the median of 5 x 5 cells of a tiny copy; cell (work pixels) is a
-    fraction of the die edge when it is known, so a die never fills much of the window the
-    median is taken over (it would then count as surface and come out hollow).
-    """
+def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The foreground mask and the colour distance from the surface it was cut from."""
     h, w = work_bgr.shape[:2]
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
-    if cell:
-        tw, th = max(8, int(round(w / cell))), max(8, int(round(h / cell)))
-    else:
-        tw, th = max(8, w // 8), max(8, h // 8)
+    tw, th = max(8, w // 8), max(8, h // 8)
     tiny = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
     tiny = cv2.medianBlur(tiny, 5)
     bg = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
