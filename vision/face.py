@@ -1,6 +1,11 @@
-"""Read the top face of one die: its pips are holes in the plane of the die's body.
+"""Read the top face of one die: first its pips as spots (vision.spots), else as holes.
 
-A die's crop is reduced to one grey channel, the direction in colour space along which
+Two readers that fail differently: the spot reader wants round pips that stand out from
+the body around them (it copes with marbled, glossy and small dice); the hole reader
+wants a clean body plane (it copes with soft or merged pips on a plain face). The spot
+reader answers first; when it is unsure, the hole reader below has its turn.
+
+The hole reader: a die's crop is reduced to one grey channel, the direction in colour space along which
 its pixels vary most (body vs pips, whatever their colours). Then, for both polarities
 (dark pips on a light body and the reverse) and for two levels (all of the body, or only
 its brightest plane, the top face of an obliquely seen die), the body plane is the largest
@@ -16,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.layout import layout_error
+from vision.spots import read_spots
 
 CROP = 40  # the die crop, pixels a side
 MARGIN = 1.12  # crop side / die blob side
@@ -196,6 +202,10 @@ def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
 
 def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> FaceRead:
     """Read one die crop (CROP x CROP BGR) whose die pixels are mask > 0."""
+    spots = read_spots(patch, mask)
+    if spots is not None:
+        value, conf, centre, side = spots
+        return FaceRead(value, conf, "", centre, side)
     axes = _axes(patch, mask, second_axis)
     if not axes:
         return FaceRead(None, 0.0, "no contrast")

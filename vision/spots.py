@@ -1,0 +1,142 @@
+"""Read a die's top face from its pips as spots: small, round, of one colour contrast.
+
+The hole-based reader (vision.face) needs a clean body plane, which small, marbled,
+glossy or translucent dice rarely give. Here a pip is whatever stands out from the body
+colour around it (a median filter wider than a pip but narrower than the face removes
+the pips and keeps the body, whatever its colour): the contrast map is searched for
+round blobs (the Hessian's determinant, which answers to spots and not to the die's
+outline), and the k strongest blobs that form a 1-6 layout, are of one size and
+contrast, and stand clear of the next blob, are the face. Every size is a fraction of
+the die's own edge, so nothing depends on the camera distance.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.layout import layout_error
+
+MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
+MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
+SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
+EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
+_K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[float, float], float] | None:
+    """(value, confidence, face centre, face side) of a die crop, or None when unsure.
+
+    patch is the die's BGR crop, mask its blob (nonzero on the die and perhaps a little of
+    its shadow or the surface around it).
+    """
+    side = float(np.sqrt(np.count_nonzero(mask)))
+    if side < 8:
+        return None
+    inner_mask = cv2.erode(mask, _K3) > 0
+    m = cv2.moments(mask, binaryImage=True)
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)
+    yy, xx = np.mgrid[:patch.shape[0], :patch.shape[1]]
+    core = inner_mask & (np.hypot(xx - centre[0], yy - centre[1]) < 0.3 * side)
+    if np.count_nonzero(core) < 10:
+        return None
+    body = np.median(lab[core], axis=0).astype(np.float32)
+    bg = cv2.medianBlur(lab, int(round(0.35 * side)) | 1).astype(np.float32)
+    face = inner_mask
+    outside = mask == 0
+    if np.count_nonzero(outside) > 20:
+        # the blob may hold some of the surface: the face is where the pip-free colour is
+        # nearer the body's than the surface's
+        surface = np.median(lab[outside], axis=0).astype(np.float32)
+        face = inner_mask & (np.linalg.norm(bg - body, axis=2) < np.linalg.norm(bg - surface, axis=2))
+        area = int(np.count_nonzero(face))
+        if area < 0.3 * side * side:
+            return None
+        m = cv2.moments(face.astype(np.uint8), binaryImage=True)
+        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+        side = float(np.sqrt(area))
+    diff = lab.astype(np.float32) - bg
+    d_l = diff[..., 0]
+    d_c = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    best = None
+    for pol in (1, -1):  # light pips on a dark body, dark pips on a light one
+        contrast = (np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4)).astype(np.float32)
+        peaks, smooth = _peaks(contrast, face, side)
+        cand = _choose(peaks, smooth, inner_mask, side, centre)
+        if cand is not None and (best is None or cand[0] > best[0]):
+            best = cand
+    if best is None:
+        return None
+    conf, value, pts = best
+    if conf < MIN_CONFIDENCE:
+        return None
+    c = pts.mean(axis=0)
+    return value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side
+
+
+def _peaks(contrast: np.ndarray, face: np.ndarray, side: float) -> tuple[list[tuple[float, float, float]], np.ndarray]:
+    """Round bright blobs of the contrast map on the face, strongest first: (x, y, contrast)."""
+    smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, 0.06 * side))
+    dxx = cv2.Sobel(smooth, cv2.CV_32F, 2, 0, ksize=3)
+    dyy = cv2.Sobel(smooth, cv2.CV_32F, 0, 2, ksize=3)
+    dxy = cv2.Sobel(smooth, cv2.CV_32F, 1, 1, ksize=3)
+    det = dxx * dyy - dxy * dxy
+    det[(dxx > 0) | ~face] = 0
+    r = max(1, int(round(0.09 * side)))
+    peak = (det >= cv2.dilate(det, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))) & (det > 0)
+    ys, xs = np.nonzero(peak)
+    if len(xs) == 0:
+        return [], smooth
+    strength = det[ys, xs]
+    keep = strength > 0.02 * strength.max()
+    out = sorted(zip(xs[keep].astype(np.float32), ys[keep].astype(np.float32), smooth[ys, xs][keep]),
+                 key=lambda t: -t[2])
+    return out, smooth
+
+
+def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
+            side: float, centre: np.ndarray) -> tuple[float, int, np.ndarray] | None:
+    """The best face among the k strongest peaks: (score, k, points) or None."""
+    best = None
+    for k in range(1, min(6, len(peaks)) + 1):
+        sel = peaks[:k]
+        weakest = sel[-1][2]
+        if weakest < EVEN * sel[0][2]:
+            break
+        pts = np.array([(t[0], t[1]) for t in sel], np.float32)
+        if k == 1:
+            if np.hypot(*(pts[0] - centre)) > 0.22 * side:
+                continue
+            err = 0.0
+        else:
+            e = layout_error(pts, side)
+            if e is None:
+                continue
+            err = e
+        if weakest < MIN_CONTRAST or not _pip_shaped(sel, smooth, inside, side):
+            continue
+        rest = peaks[k][2] if k < len(peaks) else 0.0
+        score = 1.0 - rest / max(1e-3, weakest) - err
+        if best is None or score > best[0]:
+            best = (score, k, pts)
+    return best
+
+
+def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float) -> bool:
+    """Each chosen peak is a spot of its own, round and of a pip's size, all of one size."""
+    m = ((smooth > SPOT_LEVEL * sel[-1][2]) & inside).astype(np.uint8)
+    _, lab, st, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
+    ids = [lab[int(t[1]), int(t[0])] for t in sel]
+    if 0 in ids or len(set(ids)) < len(ids):
+        return False
+    a = st[ids, cv2.CC_STAT_AREA].astype(np.float32)
+    w = st[ids, cv2.CC_STAT_WIDTH].astype(np.float32)
+    h = st[ids, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    if a.max() > 0.09 * side * side or np.maximum(w, h).max() > 0.4 * side:
+        return False
+    if (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))).max() > 2.5:
+        return False
+    if (a / np.maximum(1, w * h)).min() < 0.4:
+        return False
+    return len(a) < 2 or a.max() <= 4 * a.min()
