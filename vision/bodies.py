@@ -137,8 +137,12 @@ def die_size(candidates: list[Blob]) -> float | None:
     sq = [b for b in candidates if b.squareness > 0.6]
     if not sq:
         return None
-    sides = np.array(sorted(b.side for b in sq))
-    # the densest run of sides within +-25 %: the dice, not noise or clutter
+    return _typical_side([b.side for b in sq])
+
+
+def _typical_side(found: list[float]) -> float:
+    """The median of the densest run of sides within +-25 %: the dice, not noise or clutter."""
+    sides = np.array(sorted(found))
     best, best_n = float(np.median(sides)), 0
     for s in sides:
         n = int(((sides > s * 0.8) & (sides < s * 1.25)).sum())
@@ -166,7 +170,7 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
             sides.append(side)
     if not sides:
         return None
-    return die_size([Blob(((0.0, 0.0), (s, s), 0.0), s * s, np.zeros((1, 1, 2), np.int32)) for s in sides])
+    return _typical_side(sides)
 
 
 def split(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:

@@ -24,8 +24,8 @@ from vision.face import CROP, crop_die, read_face
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
-CLOSE_FRAC = 0.025
-MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all  # closing kernel for broken outlines, fraction of the working long side
+CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
+MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
