@@ -33,6 +33,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     """Read every die in a BGR frame (optionally only inside roi = x, y, w, h)."""
     t0 = time.perf_counter()
     ox = oy = 0
+    full_h, full_w = frame_bgr.shape[:2]
     if roi is not None:
         x, y, w, h = (int(v) for v in roi)
         ox, oy = max(0, x), max(0, y)
@@ -59,6 +60,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         die = die_size(cands) or die_size_inscribed(cands, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px, ms=(time.perf_counter() - t0) * 1000.0)
+    # the sides of the working image that are the camera's own edges (not a region's)
+    edges = (ox == 0, oy == 0, ox + fw >= full_w, oy + fh >= full_h)
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
     sides: list[float] = []
@@ -74,7 +77,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 parts = raised
         parts = [q for p in parts for q in (split(p, mask, die) if p.area > 1.7 * die * die else [p])]
         for part in parts:
-            if part.area > 1.7 * die * die:
+            if part.area > 1.7 * die * die or _cut_by_view(part, work.shape, edges):
                 continue
             result = _read_blob(frame_bgr, part, s, die)
             if result is None:
@@ -112,6 +115,18 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * 1.12 / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Does the blob run into the edge of the camera's view?
+
+    Its shape and face are cut off, so what it is cannot be told: a die half out of view
+    is no more a die than the end of a cable is. (A region's own edge, the tray wall, does
+    not count: dice lie against it.)
+    """
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    return ((edges[0] and x <= 0) or (edges[1] and y <= 0)
+            or (edges[2] and x + w >= shape[1]) or (edges[3] and y + h >= shape[0]))
 
 
 def _spread(patch: np.ndarray, mask: np.ndarray) -> float:
