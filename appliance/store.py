@@ -58,6 +58,10 @@ class EventStore:
         for seq, t, body in rows.fetchall():
             yield StoredEvent(seq, t, json.loads(body))
 
+    def last_seq(self) -> int:
+        """The seq of the newest event, 0 for an empty log (without reading the log)."""
+        return int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 

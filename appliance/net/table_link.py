@@ -30,7 +30,7 @@ class TableLink:
             broker, client_id=f"bunco-{party}-table{table}", status_topic=topics.table_status(party, table),
             unit=f"table {table}",
             subscriptions=[topics.head_round(party), topics.head_ack(party, table), topics.head_cmd(party, table)])
-        self.last_seq = max((e.seq for e in store.events(after=0)), default=0)
+        self.last_seq = store.last_seq()
         self.acked = 0
         self._ack_heard = False
         self._resend_at = 0.0  # when to send everything after the ack again (0: no need)
