@@ -35,15 +35,10 @@ import argparse
 import json
 import logging
 import math
-import os
-import pwd
 import queue
 import random
 import resource
-import signal
-import socket
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
@@ -53,7 +48,7 @@ from typing import Any
 
 from appliance.benchmarks.table import percentile
 from appliance.errors import UserError
-from appliance.net.mosquitto import find_mosquitto, free_port
+from appliance.net.mosquitto import MosquittoError, MosquittoProcess, find_mosquitto
 
 HELP = "party network: the head's bell -> every table's phase change (p50/p99), messages lost"
 
@@ -83,68 +78,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 # ---- the broker --------------------------------------------------------------------------
-class MosquittoProcess:
-    """mosquitto on a free loopback port, anonymous, no persistence: started and stopped here."""
-
-    host = "127.0.0.1"
-
-    def __init__(self, binary: str, folder: Path) -> None:
-        self.binary = binary
-        self.port = free_port()
-        self.conf = folder / "mosquitto.conf"
-        self.log_path = folder / "mosquitto.log"
-        me = pwd.getpwuid(os.getuid()).pw_name
-        # as root mosquitto would switch to the "mosquitto" user and lose our private temp folder
-        self.conf.write_text(f"user {me}\nlistener {self.port} {self.host}\nallow_anonymous true\nset_tcp_nodelay true\n"
-                             f"persistence false\nlog_dest file {self.log_path}\n", encoding="utf-8")
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> int:
-        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10.0
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
-                raise UserError(f"mosquitto exited with {self.process.returncode}: {err.strip() or self.log()}")
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.2):
-                    return self.port
-            except OSError:
-                time.sleep(0.02)
-        self.stop()
-        raise UserError(f"mosquitto did not listen on {self.host}:{self.port} in 10 s: {self.log()}")
-
-    def peak_rss_mb(self) -> float | None:
-        """The broker's own peak resident memory (VmHWM), while it runs."""
-        if self.process is None:
-            return None
-        try:
-            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return None
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        if self.process.stderr:
-            self.process.stderr.close()
-        self.process = None
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-2000:] if self.log_path.exists() else ""
-
-
 # ---- timing hooks (measurement only: they change nothing the units see) ------------------
 class TimedPublisher:
     """The head's Publisher: the HeadLink, with the moment each new round phase goes out."""
@@ -382,7 +315,10 @@ def run(args: argparse.Namespace) -> int:
                     raise UserError("--broker mosquitto: the mosquitto binary is not installed "
                                     "(apt-get install mosquitto), or use --broker embedded")
                 mosquitto = MosquittoProcess(binary, root)
-                port = mosquitto.start()
+                try:
+                    port = mosquitto.start()
+                except MosquittoError as exc:
+                    raise UserError(str(exc)) from None
             else:
                 from appliance.net.embedded import EmbeddedBroker
 
