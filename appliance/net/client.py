@@ -128,3 +128,20 @@ def _no_delay(client, userdata, sock) -> None:
     ~50 ms measured on loopback by `bunco bench net`): send small messages at once."""
     if hasattr(sock, "setsockopt"):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class UnitLink:
+    """A unit's side of the party network, over its one UnitClient: what the head's and a
+    table's links share (their messages differ)."""
+
+    client: UnitClient
+
+    def start(self) -> None:
+        self.client.start()
+
+    def stop(self) -> None:
+        self.client.stop()
+
+    @property
+    def state(self) -> str:
+        return self.client.state

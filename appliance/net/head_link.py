@@ -10,28 +10,18 @@ from __future__ import annotations
 import logging
 
 from appliance.net import messages, topics
-from appliance.net.client import Broker, UnitClient
+from appliance.net.client import Broker, UnitClient, UnitLink
 
 log = logging.getLogger(__name__)
 
 
-class HeadLink:
+class HeadLink(UnitLink):
     def __init__(self, party: str, broker: Broker) -> None:
         self.party = party
         self.client = UnitClient(broker, client_id=f"bunco-{party}-head", status_topic=topics.head_status(party),
                                  unit="head", subscriptions=[topics.all_tables(party)], persistent=True)
         self.dropped = 0
         self.status: dict[int, str] = {}   # table -> "online" / "offline", from their retained status
-
-    def start(self) -> None:
-        self.client.start()
-
-    def stop(self) -> None:
-        self.client.stop()
-
-    @property
-    def state(self) -> str:
-        return self.client.state
 
     def reconnected(self) -> bool:
         """True once after each new connection: time to publish the retained state again."""

@@ -14,7 +14,7 @@ import time
 from typing import Any, Callable
 
 from appliance.net import messages, topics
-from appliance.net.client import Broker, UnitClient
+from appliance.net.client import Broker, UnitClient, UnitLink
 from appliance.store import EventStore
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 STALL_S = 2.0     # an ack this late means the head missed something: send again
 
 
-class TableLink:
+class TableLink(UnitLink):
     def __init__(self, party: str, table: int, broker: Broker, store: EventStore,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.party, self.table, self.store, self.clock = party, table, store, clock
@@ -36,16 +36,6 @@ class TableLink:
         self._resend_at = 0.0  # when to send everything after the ack again (0: no need)
         self._progress_t = 0.0  # when the ack last moved (or the first unacked event went out)
         self.dropped = 0        # malformed messages logged and dropped
-
-    def start(self) -> None:
-        self.client.start()
-
-    def stop(self) -> None:
-        self.client.stop()
-
-    @property
-    def state(self) -> str:
-        return self.client.state
 
     # ---- the unit's HeadLink --------------------------------------------------------
     def publish(self, seq: int, body: dict[str, Any]) -> None:
