@@ -20,13 +20,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.layout import layout_error
+from vision.layout import layout_error, layout_tilt
 from vision.spots import read_spots
 
 CROP = 40  # the die crop, pixels a side
 MARGIN = 1.12  # crop side / die blob side
 MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
 PIP_AT = 0.15  # a missing pip's place: at most this fraction of it on the body plane
+MAX_TILT = 25.0  # degrees the holes' layout may be turned from the face plane's edges
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -137,7 +138,7 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
             return None
         return (1, off, pts, fside, fc)
     err = layout_error(pts, fside)
-    if err is None:
+    if err is None or layout_tilt(pts, cv2.minAreaRect(hull)[2]) > MAX_TILT:
         return None
     # the layout must sit near the middle of its face
     off = float(np.hypot(*(pts.mean(axis=0) - np.array(fc)))) / fside

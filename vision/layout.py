@@ -4,12 +4,15 @@ A face of edge E shows its pips on a 3x3 grid of pitch about 0.28 E around the f
 centre. The checks are loose enough for the squash an oblique camera puts on the top
 face and strict enough to turn away side faces seen edge-on, blobs of a printed tray
 wall and two faces run together.
+
+The die crop is turned upright by its outline, so a face's pip grid runs along the face's
+own edges: the 2 and 3 lie on a diagonal, the corner pips of 4/5/6 at 45 degrees from
+the edges. A pair of glare spots or two pips of a 4 seen as a 2 rarely lie so.
 """
 
 from __future__ import annotations
 
 import numpy as np
-
 
 
 def layout_error(pts: np.ndarray, die_w: float) -> float | None:
@@ -59,3 +62,24 @@ def layout_error(pts: np.ndarray, die_w: float) -> float | None:
     if across < 1.15 * pitch:
         return None
     return float(r[outer].max() - r[outer].min() + r[inner].max() - r[inner].min())
+
+
+def layout_tilt(pts: np.ndarray, edge_angle: float = 0.0) -> float:
+    """How far (degrees, 0-45) a layout is turned from a face whose edges run at edge_angle.
+
+    The pips of 2-5 farthest from their centre are the face's corners (at 45 degrees to
+    its edges); a 6 is told by its two middle pips, which lie along an edge.
+    """
+    n = len(pts)
+    if n < 2:
+        return 0.0
+    c = pts.mean(axis=0)
+    r = np.hypot(*(pts - c).T)
+    if n <= 5:
+        v = pts[np.argsort(r)[-(4 if n > 3 else 2):]] - c
+        a = (np.degrees(np.arctan2(v[:, 1], v[:, 0])) - edge_angle) % 90
+        return float(np.max(np.abs(a - 45)))
+    inner = np.argsort(r)[:2]
+    v = pts[inner[0]] - pts[inner[1]]
+    a = float((np.degrees(np.arctan2(v[1], v[0])) - edge_angle) % 90)
+    return min(a, 90 - a)

@@ -15,12 +15,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.layout import layout_error
+from vision.layout import layout_error, layout_tilt
 
 MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
 MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
 SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
+MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
+MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -42,20 +44,31 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     if np.count_nonzero(core) < 10:
         return None
     body = np.median(lab[core], axis=0).astype(np.float32)
-    bg = cv2.medianBlur(lab, int(round(0.35 * side)) | 1).astype(np.float32)
+    bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
     outside = mask == 0
     if np.count_nonzero(outside) > 20:
-        # the blob may hold some of the surface: the face is where the pip-free colour is
-        # nearer the body's than the surface's
+        # the blob may hold some of the surface, or miss part of the die (a blob is cut at
+        # a coarser scale and a pale die fades into a pale surface): the face is the patch
+        # of pip-free colour nearer the body's than the surface's that holds the core,
+        # wherever the blob's outline runs
         surface = np.median(lab[outside], axis=0).astype(np.float32)
-        face = inner_mask & (np.linalg.norm(bg - body, axis=2) < np.linalg.norm(bg - surface, axis=2))
+        near = np.linalg.norm(bg - body, axis=2) < np.linalg.norm(bg - surface, axis=2)
+        _, parts = cv2.connectedComponents(cv2.erode(near.astype(np.uint8), _K3), connectivity=4)
+        ids = parts[core]
+        ids = ids[ids > 0]
+        if len(ids) == 0:
+            return None
+        face = parts == np.bincount(ids).argmax()
+        inner_mask = face
         area = int(np.count_nonzero(face))
         if area < 0.3 * side * side:
             return None
         m = cv2.moments(face.astype(np.uint8), binaryImage=True)
         centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
         side = float(np.sqrt(area))
+    contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
     diff = lab.astype(np.float32) - bg
     d_l = diff[..., 0]
     d_c = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
@@ -63,7 +76,7 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     for pol in (1, -1):  # light pips on a dark body, dark pips on a light one
         contrast = (np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4)).astype(np.float32)
         peaks, smooth = _peaks(contrast, face, side)
-        cand = _choose(peaks, smooth, inner_mask, side, centre)
+        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
         if cand is not None and (best is None or cand[0] > best[0]):
             best = cand
     if best is None:
@@ -96,8 +109,12 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float) -> tuple[list[tu
 
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
-            side: float, centre: np.ndarray) -> tuple[float, int, np.ndarray] | None:
-    """The best face among the k strongest peaks: (score, k, points) or None."""
+            side: float, centre: np.ndarray, edge_angle: float) -> tuple[float, int, np.ndarray] | None:
+    """The best face among the k strongest peaks: (score, k, points) or None.
+
+    The pips must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
+    taken for a 2, or glare spots, mostly do not.
+    """
     best = None
     for k in range(1, min(6, len(peaks)) + 1):
         sel = peaks[:k]
@@ -114,7 +131,9 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if e is None:
                 continue
             err = e
-        if weakest < MIN_CONTRAST or not _pip_shaped(sel, smooth, inside, side):
+        if weakest < MIN_CONTRAST or layout_tilt(pts, edge_angle) > MAX_TILT:
+            continue
+        if not _pip_shaped(sel, smooth, inside, side):
             continue
         rest = peaks[k][2] if k < len(peaks) else 0.0
         score = 1.0 - rest / max(1e-3, weakest) - err
