@@ -153,7 +153,8 @@ def _complete(plane: np.ndarray, inside: np.ndarray, pts: np.ndarray, fside: flo
     A corner pip of a light-pipped die runs into the bright surface around the die at the
     body's level, so it reads as a notch of the outline and a 4 reads as a 2 (a 5 as a 3,
     a 6 as a 4). The layout says where those pips would be: when every one of those
-    places is off the body plane (yet inside the die), the face holds them.
+    places is off the body plane (yet inside the die), the face holds them. Likewise a
+    centre pip run into the corner ones (a 5 read as a 4): the middle is off the plane.
     """
     if count not in (2, 3, 4):
         return count
@@ -171,8 +172,12 @@ def _complete(plane: np.ndarray, inside: np.ndarray, pts: np.ndarray, fside: flo
         v = ends[0] - c
         others = [c + np.array([-v[1], v[0]]), c - np.array([-v[1], v[0]])]
         if all(pip_at(q) for q in others):
-            return count + 2
+            count += 2
+        if count in (2, 4) and pip_at(c):  # a centre pip run into the corner ones
+            count += 1
         return count
+    if pip_at(c):
+        return 5
     # a 4 -> 6: the middles of one pair of opposite sides
     order = np.argsort(np.arctan2(*(pts - c).T[::-1]))
     q = pts[order]

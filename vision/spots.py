@@ -23,6 +23,7 @@ SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of th
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
 MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
+CENTRE_PIP = {2: 0.45, 4: 0.4}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -78,14 +79,28 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
         peaks, smooth = _peaks(contrast, face, side)
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
         if cand is not None and (best is None or cand[0] > best[0]):
-            best = cand
+            best = (*cand, smooth)
     if best is None:
         return None
-    conf, value, pts = best
+    conf, value, pts, smooth = best
+    if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
+        value += 1
     if conf < MIN_CONFIDENCE:
         return None
     c = pts.mean(axis=0)
     return value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side
+
+
+def _centre_pip(pts: np.ndarray, smooth: np.ndarray, part: float) -> bool:
+    """Does the middle of a 2 or a 4 hold a pip after all?
+
+    The centre pip of a 3 or a 5 on a small die runs into the corner pips at the spot
+    scale (or is weaker than they are), so the layout is read without it; on a true 2 or
+    4 the middle is plain body. The contrast there tells them apart.
+    """
+    c = np.rint(pts.mean(axis=0)).astype(int)
+    at = np.rint(pts).astype(int)
+    return bool(smooth[c[1], c[0]] >= part * smooth[at[:, 1], at[:, 0]].min())
 
 
 def _peaks(contrast: np.ndarray, face: np.ndarray, side: float) -> tuple[list[tuple[float, float, float]], np.ndarray]:

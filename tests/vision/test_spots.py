@@ -93,3 +93,13 @@ def test_layout_tilt_follows_the_face_edges():
     assert layout_tilt(two @ r.T, 20.0) < 1
     six = np.array([[x, y] for x in (-1.0, 1.0) for y in (-1.0, 0.0, 1.0)])
     assert layout_tilt(six) < 1 and layout_tilt(six @ r.T) > 19
+
+
+@pytest.mark.parametrize("side", [28, 44])
+def test_a_faint_centre_pip_still_makes_a_five(side):
+    # worn or glossy: the centre pip stands out less than half as much as the corners
+    img, mask = _die(4, side, (235, 240, 240), (20, 20, 20), angle=10.0)
+    c = img.shape[0] // 2
+    cv2.circle(img, (c, c), max(1, int(round(0.08 * side))), (128, 132, 132), -1, cv2.LINE_AA)
+    read = read_spots(img, mask)
+    assert read is not None and read[0] == 5, read
