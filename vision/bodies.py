@@ -6,7 +6,7 @@ median-filtered copy of the frame (dice cover a small part of it), and a pixel b
 the foreground when its Lab colour differs enough, or when it lies on a strong outline (a
 pale die on a pale surface). A blob too big for one die is cut at higher distance levels
 first (a die against the tray wall differs from the surface more than the seam does). Blobs of that mask are candidate dice;
-blobs the size of several dice are split by their area in die units.
+blobs the size of several dice are cut around each die's core (split_at_cores).
 """
 
 from __future__ import annotations
@@ -26,6 +26,18 @@ L_WEIGHT = 0.55
 EDGE = 70.0
 EREL = 25.0
 LEVELS = (18.0, 28.0, 42.0)  # higher levels a too-big blob is cut at
+# cutting a blob of dice at their cores, in die edges: a core is where the outline is at
+# least SEED_R away; two cores are SEED_GAP apart or more; a die's pixels lie within
+# REACH of its core (half its diagonal, and a little); a piece no core reaches is a thing
+# of its own (a cable) when it is bigger than TAIL die areas and runs on farther than
+# TAIL_LEN from every core (the corners of an obliquely seen die stay nearer). A blob
+# bigger than MAX_DICE die areas is not cut this way.
+SEED_R = 0.3
+SEED_GAP = 0.6
+REACH = 0.8
+TAIL = 0.6
+TAIL_LEN = 1.6
+MAX_DICE = 8.5
 
 
 @dataclass(frozen=True)
@@ -173,30 +185,64 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
     return _typical_side(sides)
 
 
-def split(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
-    """A blob of k dice run together, cut into k parts by k-means on its pixels."""
-    k = int(round(blob.area / (die * die)))
-    if k < 2 or k > 8:
-        return [blob]
+def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
+    """A blob of dice run together, cut into one part a die around each die's core.
+
+    Each die keeps a core far from the blob's outline (its inscribed circle, radius about
+    half the die edge) even when it touches others; the seams between dice and thin
+    things (a cable, a shadow's tail) have none. The cores (maxima of the distance to the
+    outline, at least SEED_GAP apart) are the dice: each pixel goes to its nearest core
+    within a die's reach. What no core reaches is no die; a part that runs into a big
+    piece of it is the end of a thing (a cable's ferrite bead, a port), not a die lying by
+    it, and is dropped. Cutting by area instead (k dice = area / die area, k-means) made
+    parts that straddle two dice and read wrong more often than right.
+    """
+    if blob.area > MAX_DICE * die * die:
+        return [blob]  # a tray's rim or a laptop's edge: raise_level's job, not this
     x, y, w, h = cv2.boundingRect(blob.contour)
-    sub = np.zeros((h, w), np.uint8)
-    cv2.drawContours(sub, [blob.contour - np.array([x, y])], -1, 255, -1)
-    sub &= mask[y:y + h, x:x + w]
-    ys, xs = np.nonzero(sub)
-    pts = np.column_stack([xs, ys]).astype(np.float32)
-    if len(pts) < k * 4:
-        return [blob]
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    # k-means++ draws from OpenCV's global random state: seed it, so the same frame reads
-    # the same whatever was read before it
-    cv2.setRNGSeed(len(pts))
-    _, lab, _ = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [blob.contour - np.array([x, y])], -1, 255, -1)
+    own = (mask[y:y + h, x:x + w] > 0) & (filled > 0)
+    # pips of the surface's colour, or the whole face of a pale die on a pale surface
+    # (its outline only stands out), are holes in the die: its own pixels
+    _, hl, hs, _ = cv2.connectedComponentsWithStats(((filled > 0) & ~own).astype(np.uint8), connectivity=4)
+    small = hs[:, cv2.CC_STAT_AREA] < 1.2 * die * die
+    small[0] = False
+    sub = np.pad((own | small[hl]).astype(np.uint8), 1)
+    dt = cv2.distanceTransform(sub, cv2.DIST_L2, 3)
+    k = int(round(SEED_GAP * die)) | 1
+    peak = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 1e-3) & (dt > SEED_R * die)
+    ys, xs = np.nonzero(peak)
+    seeds: list[tuple[int, int]] = []
+    for i in np.argsort(-dt[ys, xs], kind="stable"):
+        if all((xs[i] - sx) ** 2 + (ys[i] - sy) ** 2 > (SEED_GAP * die) ** 2 for sx, sy in seeds):
+            seeds.append((int(xs[i]), int(ys[i])))
+    if not seeds:
+        return []
+    free = np.full(sub.shape, 255, np.uint8)
+    for sx, sy in seeds:
+        free[sy, sx] = 0
+    reach, near = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+    lut = np.zeros(int(near.max()) + 1, np.int32)
+    for i, (sx, sy) in enumerate(seeds):
+        lut[near[sy, sx]] = i + 1
+    reached = (sub > 0) & (reach < REACH * die)
+    owner = lut[near] * reached
+    _, rl, rs, _ = cv2.connectedComponentsWithStats(((sub > 0) & ~reached).astype(np.uint8), connectivity=8)
+    far = np.zeros(len(rs), np.float32)
+    np.maximum.at(far, rl.ravel(), reach.ravel())
+    big = (rs[:, cv2.CC_STAT_AREA] > TAIL * die * die) & (far > TAIL_LEN * die)
+    big[0] = False
+    tails = big[rl].astype(np.uint8)
+    k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
     out = []
-    for i in range(k):
-        p = pts[lab.ravel() == i]
-        if len(p) < 4:
+    for i in range(1, len(seeds) + 1):
+        part = (owner == i).astype(np.uint8)
+        if np.any(cv2.dilate(part, k3) & tails):
             continue
-        p = p + np.array([x, y], np.float32)
-        hull = cv2.convexHull(p)
-        out.append(Blob(cv2.minAreaRect(p), float(len(p)), hull.astype(np.int32)))
+        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cs:
+            continue
+        c = max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1])
+        out.append(Blob(cv2.minAreaRect(c), float(np.count_nonzero(part)), c))
     return out

@@ -4,7 +4,7 @@ The frame is shrunk to a fixed working size (or, with a calibrated die edge, so 
 is about WORK_DIE_PX wide) and what differs from the plain surface is cut into blobs
 (vision.bodies). The die edge is the typical side of the square blobs, or the calibrated
 one. Each die-sized blob is cut out of the full-resolution frame, turned upright and read
-by vision.face; blobs of several dice run together are split by their area in die units.
+by vision.face; blobs of several dice run together are cut around each die's core.
 Everything is relative to the die size: nothing is tied to one camera distance. What looks
 like a die but does not read cleanly comes back as Unreadable, so the table asks for a
 re-roll instead of guessing.
@@ -17,7 +17,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.bodies import Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level, split
+from vision.bodies import Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level, split_at_cores
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.face import CROP, crop_die, read_face
 
@@ -25,6 +25,7 @@ WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
 CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
+MAX_PART = 2.2  # die areas: a bigger part is not one die (with its shadow)
 MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all
 
 
@@ -75,9 +76,10 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             raised, n = raise_level(blob, mask, dist, die, MIN_BLOB_PX)
             if n and (n >= round(blob.area / (die * die)) or blob.area > 8.5 * die * die):
                 parts = raised
-        parts = [q for p in parts for q in (split(p, mask, die) if p.area > 1.7 * die * die else [p])]
+        parts = [q for p in parts for q in (split_at_cores(p, mask, die) if p.area > 1.7 * die * die else [p])]
         for part in parts:
-            if part.area > 1.7 * die * die or _cut_by_view(part, work.shape, edges):
+            # a part is one die's, perhaps with its shadow (at most a core's reach around)
+            if part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges):
                 continue
             result = _read_blob(frame_bgr, part, s, die)
             if result is None:
@@ -107,7 +109,9 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     square = blob.squareness > 0.75 and 0.6 * die * die < blob.area < 1.4 * die * die
     read = read_face(patch, pmask, second_axis=square)
     if read.value is None:
-        if (blob.squareness > 0.6 and 0.6 * die * die < blob.area < 1.5 * die * die
+        # a die-like part that does not read, a single die or dice heaped too close to cut
+        # at their cores: a re-roll, not silence
+        if (blob.squareness > 0.6 and 0.6 * die * die < blob.area < MAX_PART * die * die
                 and _spread(patch, pmask) > MIN_SPREAD):
             return Unreadable(((centre[0], centre[1]), (side, side), float(angle)), read.reason or "unclear")
         return None
