@@ -28,6 +28,7 @@ MARGIN = 1.12  # crop side / die blob side
 MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
 PIP_AT = 0.15  # a missing pip's place: at most this fraction of it on the body plane
 MAX_TILT = 25.0  # degrees the holes' layout may be turned from the face plane's edges
+MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -135,6 +136,10 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     if len(pts) == 1:
         off = float(np.hypot(*(pts[0] - np.array(fc)))) / fside
         if off > 0.2 or areas[0] < 0.02 * f2:
+            return None
+        # a lone hole in a face with much else off its plane (marbling, glare, the pips of
+        # a bigger face gone to pieces) is no 1
+        if np.count_nonzero(filled & (1 - face)) - areas[0] > MAX_STRAY * hull_area:
             return None
         return (1, off, pts, fside, fc)
     err = layout_error(pts, fside)

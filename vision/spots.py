@@ -21,6 +21,7 @@ MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
 MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
 SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
+HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as much lightness
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
 MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
 CENTRE_PIP = {2: 0.45, 4: 0.4}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
@@ -74,9 +75,12 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     d_l = diff[..., 0]
     d_c = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
     best = None
-    for pol in (1, -1):  # light pips on a dark body, dark pips on a light one
-        contrast = (np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4)).astype(np.float32)
-        peaks, smooth = _peaks(contrast, face, side)
+    # light pips on a dark body, dark pips on a light one, and pips of another hue at about
+    # the body's lightness (red on a dark marbled body), where glare and marbling, which
+    # are mostly lightness, do not outshine them
+    maps = [np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4) for pol in (1, -1)] + [HUE_GAIN * d_c]
+    for contrast in maps:
+        peaks, smooth = _peaks(contrast.astype(np.float32), face, side)
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth)

@@ -103,3 +103,17 @@ def test_a_faint_centre_pip_still_makes_a_five(side):
     cv2.circle(img, (c, c), max(1, int(round(0.08 * side))), (128, 132, 132), -1, cv2.LINE_AA)
     read = read_spots(img, mask)
     assert read is not None and read[0] == 5, read
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_pips_of_another_hue_read_through_glare(value):
+    # red pips on a dark blue body differ from it in hue more than in lightness; a streak
+    # of glare across the face outshines them in lightness but not in hue
+    side = 44
+    img, mask = _die(value, side, (110, 60, 40), (50, 50, 170), angle=12.0)
+    c = img.shape[0] / 2
+    cv2.ellipse(img, (int(c + 0.05 * side), int(c - 0.12 * side)), (int(0.3 * side), int(0.05 * side)), 35, 0, 360,
+                (200, 200, 200), -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    read = read_spots(img, mask)
+    assert read is not None and read[0] == value, read
