@@ -82,7 +82,7 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # outline joins the fragments of its mask into one blob
     grey = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    edge = (mag > max(EDGE, EREL * float(np.median(mag)))).astype(np.uint8)
+    edge = (mag > max(EDGE, EREL * float(np.median(mag[::3, ::3])))).astype(np.uint8)  # a sample's median: as good, 10x cheaper
     weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
     if n <= 1:

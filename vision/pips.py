@@ -107,12 +107,13 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     cv2.fillPoly(pmask, [np.rint(poly).astype(np.int32).reshape(-1, 2)], 255)
     # the second colour axis (hue-only pips) is for blobs that already look like a die
     square = blob.squareness > 0.75 and 0.6 * die * die < blob.area < 1.4 * die * die
+    if _spread(patch, pmask) <= MIN_SPREAD:
+        return None  # of one colour: no pips, no die (a stud of the tray); not worth reading
     read = read_face(patch, pmask, second_axis=square)
     if read.value is None:
         # a die-like part that does not read, a single die or dice heaped too close to cut
         # at their cores: a re-roll, not silence
-        if (blob.squareness > 0.6 and 0.6 * die * die < blob.area < MAX_PART * die * die
-                and _spread(patch, pmask) > MIN_SPREAD):
+        if (blob.squareness > 0.6 and 0.6 * die * die < blob.area < MAX_PART * die * die):
             return Unreadable(((centre[0], centre[1]), (side, side), float(angle)), read.reason or "unclear")
         return None
     inv = cv2.invertAffineTransform(m)
