@@ -29,14 +29,17 @@ LEVELS = (18.0, 28.0, 42.0)  # higher levels a too-big blob is cut at
 # cutting a blob of dice at their cores, in die edges: a core is where the outline is at
 # least SEED_R away; two cores are SEED_GAP apart or more; a die's pixels lie within
 # REACH of its core (half its diagonal, and a little); a piece no core reaches is a thing
-# of its own (a cable) when it is bigger than TAIL die areas and runs on farther than
-# TAIL_LEN from every core (the corners of an obliquely seen die stay nearer). A blob
-# bigger than MAX_DICE die areas is not cut this way.
+# of its own (a cable) when it is bigger than TAIL die areas, runs on farther than
+# TAIL_LEN from every core (the corners of an obliquely seen die stay nearer) and has
+# no point farther than TAIL_WIDTH from the blob's outline (a cable is thin; a shadow cast
+# between dice is wider). A blob bigger than
+# MAX_DICE die areas is not cut this way.
 SEED_R = 0.3
 SEED_GAP = 0.6
 REACH = 0.8
 TAIL = 0.6
 TAIL_LEN = 1.6
+TAIL_WIDTH = 0.5
 MAX_DICE = 8.5
 
 
@@ -231,7 +234,10 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     _, rl, rs, _ = cv2.connectedComponentsWithStats(((sub > 0) & ~reached).astype(np.uint8), connectivity=8)
     far = np.zeros(len(rs), np.float32)
     np.maximum.at(far, rl.ravel(), reach.ravel())
-    big = (rs[:, cv2.CC_STAT_AREA] > TAIL * die * die) & (far > TAIL_LEN * die)
+    thick = np.zeros(len(rs), np.float32)
+    np.maximum.at(thick, rl.ravel(), dt.ravel())
+    big = ((rs[:, cv2.CC_STAT_AREA] > TAIL * die * die) & (far > TAIL_LEN * die)
+           & (thick < TAIL_WIDTH * die))
     big[0] = False
     tails = big[rl].astype(np.uint8)
     k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
