@@ -3,7 +3,9 @@
 Two readers that fail differently: the spot reader wants round pips that stand out from
 the body around them (it copes with marbled, glossy and small dice); the hole reader
 wants a clean body plane (it copes with soft or merged pips on a plain face). The spot
-reader answers first; when it is unsure, the hole reader below has its turn.
+reader answers first; when it is unsure, the hole reader below has its turn. When the
+spot reader is only half sure and the hole reader reads another value, the die is left
+unread: a re-roll costs less than a wrong score.
 
 The hole reader: a die's crop is reduced to one grey channel, the direction in colour space along which
 its pixels vary most (body vs pips, whatever their colours). Then, for both polarities
@@ -28,6 +30,7 @@ MARGIN = 1.12  # crop side / die blob side
 MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
 PIP_AT = 0.15  # a missing pip's place: at most this fraction of it on the body plane
 MAX_TILT = 25.0  # degrees the holes' layout may be turned from the face plane's edges
+SURE_SPOTS = 0.45  # a spot read less sure than this must not be contradicted by the hole reader
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -216,7 +219,17 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
     spots = read_spots(patch, mask)
     if spots is not None:
         value, conf, centre, side = spots
+        if conf < SURE_SPOTS:
+            # a doubtful spot read stands unless the hole reader reads something else:
+            # then neither is trusted and the table asks for a re-roll
+            holes = _read_holes(patch, mask, second_axis)
+            if holes.value is not None and holes.value != value:
+                return FaceRead(None, 0.0, "readers disagree")
         return FaceRead(value, conf, "", centre, side)
+    return _read_holes(patch, mask, second_axis)
+
+
+def _read_holes(patch: np.ndarray, mask: np.ndarray, second_axis: bool) -> FaceRead:
     axes = _axes(patch, mask, second_axis)
     if not axes:
         return FaceRead(None, 0.0, "no contrast")

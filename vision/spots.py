@@ -138,8 +138,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     for k in range(1, min(6, len(peaks)) + 1):
         sel = peaks[:k]
         weakest = sel[-1][2]
-        if weakest < EVEN * sel[0][2]:
-            break
+        if weakest < EVEN * sel[0][2] or weakest < MIN_CONTRAST:
+            break  # and so for every bigger k: the peaks come strongest first
         pts = np.array([(t[0], t[1]) for t in sel], np.float32)
         if k == 1:
             if np.hypot(*(pts[0] - centre)) > 0.22 * side:
@@ -150,7 +150,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if e is None:
                 continue
             err = e
-        if weakest < MIN_CONTRAST or layout_tilt(pts, edge_angle) > MAX_TILT:
+        if layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
         if not _pip_shaped(sel, smooth, inside, side):
             continue

@@ -1,0 +1,47 @@
+"""vision.face on drawn dice: both readers read every face of a clean die, and the spot
+reader's doubtful reads give way when the hole reader disagrees."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.face as face
+from vision.face import CROP, MARGIN, FaceRead, read_face
+
+GRID = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
+
+
+def _crop(value: int, body=(235, 240, 240), pip=(20, 20, 20), surface=(150, 160, 165)):
+    """A die as pips.read_frame hands it over: upright, CROP pixels, its blob a little big."""
+    img = np.full((CROP, CROP, 3), surface, np.uint8)
+    side, c = CROP / MARGIN, CROP / 2
+    lo, hi = int(c - side / 2), int(c + side / 2)
+    cv2.rectangle(img, (lo, lo), (hi, hi), body, -1)
+    for gx, gy in GRID[value]:
+        cv2.circle(img, (int(round(c + gx * 0.28 * side)), int(round(c + gy * 0.28 * side))), 3, pip, -1, cv2.LINE_AA)
+    mask = np.zeros((CROP, CROP), np.uint8)
+    cv2.rectangle(mask, (lo - 1, lo - 1), (hi + 1, hi + 1), 255, -1)
+    return cv2.GaussianBlur(img, (3, 3), 0), mask
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("body,pip", [((235, 240, 240), (20, 20, 20)), ((40, 40, 200), (245, 245, 245))])
+def test_both_readers_read_a_clean_die(value, body, pip):
+    img, mask = _crop(value, body, pip)
+    assert read_face(img, mask).value == value
+    assert face._read_holes(img, mask, True).value == value
+
+
+def test_a_doubtful_spot_read_gives_way_to_a_disagreeing_hole_read(monkeypatch):
+    img, mask = _crop(4)
+    centre = (CROP / 2, CROP / 2)
+    monkeypatch.setattr(face, "read_spots", lambda p, m: (2, face.SURE_SPOTS - 0.1, centre, 30.0))
+    read = read_face(img, mask)
+    assert read.value is None and read.reason == "readers disagree"
+    monkeypatch.setattr(face, "read_spots", lambda p, m: (4, face.SURE_SPOTS - 0.1, centre, 30.0))
+    assert read_face(img, mask).value == 4
+    monkeypatch.setattr(face, "read_spots", lambda p, m: (2, face.SURE_SPOTS + 0.1, centre, 30.0))
+    assert read_face(img, mask) == FaceRead(2, face.SURE_SPOTS + 0.1, "", centre, 30.0)
