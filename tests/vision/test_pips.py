@@ -167,7 +167,7 @@ def test_plain_studs_are_not_unreadable_dice(dice_sets):
 def test_touching_dice_are_cut_one_part_a_die(dice_sets):
     """Crowded byler trays: dice run together are cut around each die's core, so no
     labelled die is read twice (cut by area, k-means left parts straddling two dice:
-    7 labelled dice read twice and 16 right here). Measured 0 twice, 24 right."""
+    7-8 labelled dice read twice and 16 right here). Measured 0 twice, 24 right."""
     twice = right = 0
     for file in ("IMG_20191208_111446.jpg", "IMG_20191209_095359.jpg", "IMG_20191208_112833.jpg"):
         image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
@@ -181,10 +181,16 @@ def test_touching_dice_are_cut_one_part_a_die(dice_sets):
     assert twice == 0 and right >= 21, (twice, right)
 
 
-@pytest.mark.parametrize("file", ["six_38.jpg", "four_7.jpg"])
-def test_the_end_of_a_cable_is_no_die(dice_sets, file):
-    """A cable's ferrite bead is die-sized and dark with highlights; cut off its cable by
-    area it read as a die (a 1). A part that runs into what no die's core reaches is the
-    end of a thing, not a die: only the labelled dice are read."""
+@pytest.mark.parametrize("file", ["six_53.jpg", "five_36.jpg"])
+def test_no_die_is_read_off_the_dice(dice_sets, file):
+    """six_53: a cable's end and its label, cut off the cable by area, read as a 1 and a 2;
+    a part that runs into a thin piece no die's core reaches is the end of a thing, not a
+    die. five_36: an obliquely seen die (top and side faces), cut in two by area, read as
+    a 5 and a 1; it has one core. Either way no read die may lie off the labelled dice."""
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
-    assert read_frame(cv2.imread(str(image.path))).values == image.values
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    boxes = image.boxes(w, h)
+    reading = read_frame(frame)
+    off = [d for d in reading.dice if not any(b.contains(*d.box[0]) for b in boxes)]
+    assert not off and reading.dice, off
