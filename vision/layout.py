@@ -15,6 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 
+_PAIRS = {n: np.triu_indices(n, 1) for n in range(2, 7)}  # each pair of n points once
+
+
 def layout_error(pts: np.ndarray, die_w: float) -> float | None:
     """How far the points are from the layout of their count, in die edges (None: not one)."""
     n = len(pts)
@@ -26,7 +29,7 @@ def layout_error(pts: np.ndarray, die_w: float) -> float | None:
     extent = d.max()
     if extent > 1.05 or n > 6:
         return None
-    if n > 1 and d[np.triu_indices(n, 1)].min() < 0.17:
+    if n > 1 and d[_PAIRS[n]].min() < 0.17:
         return None
     if n == 2:
         return 0.0 if 0.42 <= extent else None
