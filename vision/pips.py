@@ -24,6 +24,7 @@ from vision.face import CROP, crop_die, read_face
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
+MIN_DIE_FRAC = 0.025  # smallest die edge, fraction of the frame's long side, when the size is not known
 CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
 MAX_PART = 2.2  # die areas: a bigger part is not one die (with its shadow)
 MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all
@@ -51,14 +52,16 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     work = cv2.resize(frame_bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1.0 else frame_bgr
     mask, dist = foreground_dist(work)
     cands = blobs(mask, MIN_BLOB_PX)
-    die = float(die_size_px) * s if die_size_px else die_size(cands)
+    # specks and lone pips are square too: a die is at least MIN_DIE_FRAC of the frame
+    least = MIN_DIE_FRAC * max(work.shape[:2])
+    die = float(die_size_px) * s if die_size_px else die_size([b for b in cands if b.side >= least])
     if die is None and cands:
         # no square blob: pale dice on a pale surface stand out only by their outlines and
         # pips, broken rings; closing the mask at a fraction of the frame fills them in
         k = max(3, int(round(max(work.shape[:2]) * CLOSE_FRAC)) | 1)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cands = blobs(mask, MIN_BLOB_PX)
-        die = die_size(cands) or die_size_inscribed(cands, mask)
+        die = die_size([b for b in cands if b.side >= least]) or die_size_inscribed(cands, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px, ms=(time.perf_counter() - t0) * 1000.0)
     # the sides of the working image that are the camera's own edges (not a region's)
