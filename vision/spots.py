@@ -76,9 +76,16 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     d_c = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
     best = None
     # light pips on a dark body, dark pips on a light one, and pips of another hue at about
-    # the body's lightness (red on a dark marbled body), where glare and marbling, which
-    # are mostly lightness, do not outshine them
-    maps = [np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4) for pol in (1, -1)] + [HUE_GAIN * d_c]
+    # the body's lightness (red on a dark blue marbled body): their contrast is the colour
+    # shift towards the face's most off-body hue, which glare and marbling (lightness, or
+    # the body's own hue more or less saturated) do not share
+    maps = [np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4) for pol in (1, -1)]
+    shift = diff[..., 1:]
+    off_hue = d_c[face]
+    toward = shift[face][off_hue >= np.quantile(off_hue, 0.9)].mean(axis=0)
+    norm = float(np.hypot(*toward))
+    if norm > 1e-3:
+        maps.append(HUE_GAIN * np.maximum(0, shift @ (toward / norm)))
     for contrast in maps:
         peaks, smooth = _peaks(contrast.astype(np.float32), face, side)
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
