@@ -22,6 +22,7 @@ MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a r
 SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
 HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as much lightness
+PIP_PART = 0.95  # the pips' colour: the mean of this top part of the face by distance from the body
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
 MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
 CENTRE_PIP = {2: 0.45, 4: 0.4}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
@@ -75,17 +76,18 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     d_l = diff[..., 0]
     d_c = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
     best = None
-    # light pips on a dark body, dark pips on a light one, and pips of another hue at about
-    # the body's lightness (red on a dark blue marbled body): their contrast is the colour
-    # shift towards the face's most off-body hue, which glare and marbling (lightness, or
-    # the body's own hue more or less saturated) do not share
-    maps = [np.maximum(0, pol * d_l) * 0.8 + d_c * (pol * d_l > -4) for pol in (1, -1)]
-    shift = diff[..., 1:]
-    off_hue = d_c[face]
-    toward = shift[face][off_hue >= np.quantile(off_hue, 0.9)].mean(axis=0)
-    norm = float(np.hypot(*toward))
-    if norm > 1e-3:
-        maps.append(HUE_GAIN * np.maximum(0, shift @ (toward / norm)))
+    # The pips are the face's most off-body colour, whichever way (light on dark, dark on
+    # light, red on blue): the contrast is the shift towards the mean of the most off-body
+    # pixels. Glare, shading and marbling shift elsewhere, mostly in lightness or in the
+    # body's own hue; a second map with the hue shift alone keeps pips of another hue at
+    # the body's lightness (red on a dark blue marbled body) from drowning in them.
+    maps = []
+    for shift, far in ((diff, np.sqrt(d_l ** 2 + d_c ** 2)), (diff[..., 1:], d_c)):
+        on_face = far[face]
+        toward = shift[face][on_face >= np.quantile(on_face, PIP_PART)].mean(axis=0)
+        norm = float(np.linalg.norm(toward))
+        if norm > 1e-3:
+            maps.append(np.maximum(0, shift @ (toward / norm)) * (1.0 if shift.shape[2] == 3 else HUE_GAIN))
     for contrast in maps:
         peaks, smooth = _peaks(contrast.astype(np.float32), face, side)
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
