@@ -110,8 +110,10 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     cv2.fillPoly(pmask, [np.rint(poly).astype(np.int32).reshape(-1, 2)], 255)
     # the second colour axis (hue-only pips) is for blobs that already look like a die
     square = blob.squareness > 0.75 and 0.6 * die * die < blob.area < 1.4 * die * die
-    if _spread(patch, pmask) <= MIN_SPREAD:
-        return None  # of one colour: no pips, no die (a stud of the tray); not worth reading
+    if blob.squareness > 0.6 and _spread(patch, pmask) <= MIN_SPREAD:
+        # a compact thing of one colour: no pips, no die (a stud of the tray), not worth
+        # reading; a ragged blob may be a pale die's shaded part, its pips outside it
+        return None
     read = read_face(patch, pmask, second_axis=square)
     if read.value is None:
         # a die-like part that does not read, a single die or dice heaped too close to cut
