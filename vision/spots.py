@@ -22,6 +22,7 @@ MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a r
 SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
 HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as much lightness
+SURE = 0.7  # a face read this surely from the first map is not looked for in the second
 PIP_PART = 0.95  # the pips' colour: the mean of this top part of the face by distance from the body
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
 MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
@@ -56,7 +57,7 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
         # of pip-free colour nearer the body's than the surface's that holds the core,
         # wherever the blob's outline runs
         surface = np.median(lab[outside], axis=0).astype(np.float32)
-        near = np.linalg.norm(bg - body, axis=2) < np.linalg.norm(bg - surface, axis=2)
+        near = ((bg - body) ** 2).sum(axis=2) < ((bg - surface) ** 2).sum(axis=2)
         _, parts = cv2.connectedComponents(cv2.erode(near.astype(np.uint8), _K3), connectivity=4)
         ids = parts[core]
         ids = ids[ids > 0]
@@ -73,23 +74,25 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
     diff = lab.astype(np.float32) - bg
-    d_l = diff[..., 0]
-    d_c = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    sq = diff * diff
+    hue_far = sq[..., 1] + sq[..., 2]  # squared distances from the body: only their order counts
     best = None
     # The pips are the face's most off-body colour, whichever way (light on dark, dark on
     # light, red on blue): the contrast is the shift towards the mean of the most off-body
     # pixels. Glare, shading and marbling shift elsewhere, mostly in lightness or in the
     # body's own hue; a second map with the hue shift alone keeps pips of another hue at
     # the body's lightness (red on a dark blue marbled body) from drowning in them.
-    maps = []
-    for shift, far in ((diff, np.sqrt(d_l ** 2 + d_c ** 2)), (diff[..., 1:], d_c)):
+    for shift, far, gain in ((diff, hue_far + sq[..., 0], 1.0), (diff[..., 1:], hue_far, HUE_GAIN)):
+        if best is not None and best[0] >= SURE:
+            break  # the hue alone could not read it better
         on_face = far[face]
-        toward = shift[face][on_face >= np.quantile(on_face, PIP_PART)].mean(axis=0)
+        k = min(len(on_face) - 1, int(PIP_PART * len(on_face)))
+        toward = shift[face][on_face >= np.partition(on_face, k)[k]].mean(axis=0)
         norm = float(np.linalg.norm(toward))
-        if norm > 1e-3:
-            maps.append(np.maximum(0, shift @ (toward / norm)) * (1.0 if shift.shape[2] == 3 else HUE_GAIN))
-    for contrast in maps:
-        peaks, smooth = _peaks(contrast.astype(np.float32), face, side)
+        if norm < 1e-3:
+            continue
+        contrast = (np.maximum(0, shift @ (toward / norm)) * gain).astype(np.float32)
+        peaks, smooth = _peaks(contrast, face, side)
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth)
