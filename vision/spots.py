@@ -22,6 +22,7 @@ MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a r
 SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
 HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as much lightness
+DIP = 0.95  # pips that run together: the contrast between them falls below this part of the weaker
 SURE = 0.7  # a face read this surely from the first map is not looked for in the second
 PIP_PART = 0.95  # the pips' colour: the mean of this top part of the face by distance from the body
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
@@ -178,11 +179,17 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
     m = ((smooth > SPOT_LEVEL * sel[-1][2]) & inside).astype(np.uint8)
     _, lab, st, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
     ids = [lab[int(t[1]), int(t[0])] for t in sel]
-    if 0 in ids or len(set(ids)) < len(ids):
+    if 0 in ids:
         return False
-    a = st[ids, cv2.CC_STAT_AREA].astype(np.float32)
-    w = st[ids, cv2.CC_STAT_WIDTH].astype(np.float32)
-    h = st[ids, cv2.CC_STAT_HEIGHT].astype(np.float32)
+    if len(set(ids)) < len(ids):
+        sizes = _shared_spots(sel, ids, smooth, lab, m)
+        if sizes is None:
+            return False
+        a, w, h = sizes
+    else:
+        a = st[ids, cv2.CC_STAT_AREA].astype(np.float32)
+        w = st[ids, cv2.CC_STAT_WIDTH].astype(np.float32)
+        h = st[ids, cv2.CC_STAT_HEIGHT].astype(np.float32)
     if a.max() > 0.09 * side * side or np.maximum(w, h).max() > 0.4 * side:
         return False
     if (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))).max() > 2.5:
@@ -190,3 +197,34 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
     if (a / np.maximum(1, w * h)).min() < 0.4:
         return False
     return len(a) < 2 or a.max() <= 4 * a.min()
+
+
+def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth: np.ndarray, lab: np.ndarray,
+                  m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(area, width, height) of pips that run together at the spot level, or None.
+
+    A 6's columns on a small die merge into bars: each pip is still a spot of its own when
+    the contrast dips between it and its neighbour, and its part of the bar is the pixels
+    nearer to it than to the other pips. No dip: one long spot (a stripe), not pips.
+    """
+    pk = np.array([(t[0], t[1]) for t in sel], np.float32)
+    v = np.array([t[2] for t in sel], np.float32)
+    along = np.linspace(0.2, 0.8, 7)[:, None]
+    for i in range(len(sel)):
+        for j in range(i + 1, len(sel)):
+            if ids[i] == ids[j]:
+                line = np.rint(pk[i] + along * (pk[j] - pk[i])).astype(int)
+                if smooth[line[:, 1], line[:, 0]].min() > DIP * min(v[i], v[j]):
+                    return None
+    ys, xs = np.nonzero(m)
+    d2 = (xs[:, None] - pk[None, :, 0]) ** 2 + (ys[:, None] - pk[None, :, 1]) ** 2
+    d2[lab[ys, xs][:, None] != np.array(ids)[None, :]] = np.inf
+    nearest = d2.argmin(axis=1)
+    mine = np.isfinite(d2.min(axis=1))
+    a, w, h = (np.zeros(len(sel), np.float32) for _ in range(3))
+    for i in range(len(sel)):
+        px, py = xs[mine & (nearest == i)], ys[mine & (nearest == i)]
+        if len(px) == 0:
+            return None
+        a[i], w[i], h[i] = len(px), px.max() - px.min() + 1, py.max() - py.min() + 1
+    return a, w, h

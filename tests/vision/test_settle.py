@@ -185,8 +185,6 @@ def test_endless_mode_with_the_real_reader_runs(synthetic):
     assert all(isinstance(s.values, tuple) and s.values == tuple(sorted(s.values)) for s in out)
 
 
-@pytest.mark.xfail(strict=True, reason="vision.pips.read_frame (work in progress) reads 4/30 synthetic rest "
-                   "frames right: it misses dice or calls them unreadable; remove this mark when it passes")
 def test_settle_with_the_real_reader_reads_the_rolls(synthetic):
     src = synthetic([Roll((3, 3, 3)), Roll((1, 5, 6)), Roll((2, 4, 6)), Roll((2, 2, 5))], seed=2)
     det = SettleDetector(roi=src.tray.floor, die_size_px=src.die_size_px)
