@@ -23,6 +23,7 @@ SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of th
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
 HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as much lightness
 DIP = 0.95  # pips that run together: the contrast between them falls below this part of the weaker
+SURE_ON_BLOB = 0.5  # the least confidence of a face read on the blob's outline (no body colour region)
 SURE = 0.7  # a face read this surely from the first map is not looked for in the second
 PIP_PART = 0.95  # the pips' colour: the mean of this top part of the face by distance from the body
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
@@ -51,6 +52,7 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     body = np.median(lab[core], axis=0).astype(np.float32)
     bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
+    least = MIN_CONFIDENCE
     outside = mask == 0
     if np.count_nonzero(outside) > 20:
         # the blob may hold some of the surface, or miss part of the die (a blob is cut at
@@ -64,14 +66,17 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
         ids = ids[ids > 0]
         if len(ids) == 0:
             return None
-        face = parts == np.bincount(ids).argmax()
-        inner_mask = face
-        area = int(np.count_nonzero(face))
-        if area < 0.3 * side * side:
-            return None
-        m = cv2.moments(face.astype(np.uint8), binaryImage=True)
-        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-        side = float(np.sqrt(area))
+        near_face = parts == np.bincount(ids).argmax()
+        area = int(np.count_nonzero(near_face))
+        if area >= 0.3 * side * side:
+            face = inner_mask = near_face
+            m = cv2.moments(face.astype(np.uint8), binaryImage=True)
+            centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+            side = float(np.sqrt(area))
+        else:
+            # a pale die on a pale surface: body and surface too alike to tell apart, so
+            # the blob's outline is the face, and only a sure read of it counts
+            least = max(least, SURE_ON_BLOB)
     contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
     diff = lab.astype(np.float32) - bg
@@ -102,7 +107,7 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     conf, value, pts, smooth = best
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
         value += 1
-    if conf < MIN_CONFIDENCE:
+    if conf < least:
         return None
     c = pts.mean(axis=0)
     return value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side
