@@ -7,7 +7,9 @@ one. Each die-sized blob is cut out of the full-resolution frame, turned upright
 by vision.face; blobs of several dice run together are cut around each die's core.
 Everything is relative to the die size: nothing is tied to one camera distance. What looks
 like a die but does not read cleanly comes back as Unreadable, so the table asks for a
-re-roll instead of guessing.
+re-roll instead of guessing. A pale die on a pale surface may get no blob at all, only
+its dark pips stand out: clusters of pips that no blob read holds are read as die-sized
+squares too (_pip_seeds), and kept only when they read as a die.
 """
 
 from __future__ import annotations
@@ -28,6 +30,19 @@ MIN_DIE_FRAC = 0.025  # smallest die edge, fraction of the frame's long side, wh
 CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
 MAX_PART = 2.2  # die areas: a bigger part is not one die (with its shadow)
 MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all
+# pip seeds (pale dice on a pale surface), in die edges unless said: a pip is darker than
+# the grey closing of SEED_K by SEED_CONTRAST, on a body no darker than the frame's
+# median grey less PALE; its pips lie within SEED_LINK of each other and SEED_SPAN overall; it
+# is SEED_GAP clear of what was read, its square overlaps that by at most SEED_OVERLAP and
+# its median colour distance from the surface is at most SEED_BODY
+SEED_K = 0.45
+SEED_CONTRAST = 30
+PALE = 10.0
+SEED_LINK = 0.75
+SEED_SPAN = 0.85
+SEED_GAP = 0.5
+SEED_OVERLAP = 0.02
+SEED_BODY = 22.0
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -69,6 +84,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
     sides: list[float] = []
+    claimed: list[np.ndarray] = []
     for blob in cands:
         if blob.area < 0.35 * die * die:
             continue
@@ -87,11 +103,20 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             result = _read_blob(frame_bgr, part, s, die)
             if result is None:
                 continue
+            claimed.append(part.contour)
             if isinstance(result, Die):
                 dice.append(result)
                 sides.append(part.side / s)
             else:
                 unreadable.append(result)
+    # pale dice on a pale surface: their bodies barely differ from it, their pips do
+    for blob in _pip_seeds(work, dist, die, claimed):
+        if _cut_by_view(blob, work.shape, edges):
+            continue
+        result = _read_blob(frame_bgr, blob, s, die)
+        if isinstance(result, Die):
+            dice.append(result)
+            sides.append(die / s)
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
     return FrameReading(tuple(dice), tuple(unreadable), size, ms=(time.perf_counter() - t0) * 1000.0)
@@ -162,6 +187,88 @@ def _offset(dice: list[Die], unreadable: list[Unreadable], ox: int, oy: int) -> 
 
     return ([Die(d.value, move(d.box), d.confidence) for d in dice],
             [Unreadable(move(u.box), u.reason) for u in unreadable])
+
+
+def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray]) -> list[Blob]:
+    """Die-sized squares around clusters of dark pips that no blob read so far holds.
+
+    A pale die on a pale surface gets no body in the foreground mask, only its pips and
+    a shaded side; its pips are still dark round spots of a pip's size, two to six of them
+    within a die's span. Such a cluster on a pale body that differs little from the
+    surface (not the keys of a keyboard, not a cable's dark bead), away from what was
+    read already (a read die's side faces, seen obliquely, show pips too), becomes a
+    square die candidate turned to the strongest edge direction around it; the face
+    reader confirms it or it is dropped.
+    """
+    L = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    k = max(3, int(round(SEED_K * die)) | 1)
+    se = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    closed = cv2.morphologyEx(L, cv2.MORPH_CLOSE, se)
+    dark = cv2.subtract(closed, L) > SEED_CONTRAST
+    # (contours, not labelled components: these cost a fraction on a sparse mask)
+    cs, _ = cv2.findContours(dark.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(cs) < 2:
+        return []
+    st = np.array([cv2.boundingRect(c) for c in cs], np.float32).reshape(-1, 4)
+    # pixel area: the polygon's area plus half its outline (the pixels it runs through)
+    a = np.array([cv2.contourArea(c) + cv2.arcLength(c, True) / 2 + 1 for c in cs], np.float32)
+    w, h = st[:, 2], st[:, 3]
+    lo, hi = np.minimum(w, h), np.maximum(w, h)
+    # a round pip, or a row of a six's pips run together at the working scale
+    pip = (a <= (0.35 * die) ** 2) & (hi <= 0.4 * die) & (hi <= 2.2 * lo)
+    row = (hi <= 0.75 * die) & (lo <= 0.35 * die) & (hi > 2.2 * lo)
+    ok = (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (pip | row)
+    pts = st[ok, :2] + (st[ok, 2:] - 1) / 2
+    if len(pts) < 2:
+        return []
+    hh, ww = L.shape
+    pi = np.clip(np.rint(pts).astype(np.int32), 0, [ww - 1, hh - 1])
+    surf = float(np.median(L[::3, ::3]))
+    # on a pale body (the closing fills a pip in with its body's lightness)
+    keep = closed[pi[:, 1], pi[:, 0]] >= surf - PALE
+    taken = np.zeros(L.shape, np.uint8)
+    if claimed:
+        cv2.drawContours(taken, claimed, -1, 255, -1)
+        kd = max(3, int(round(SEED_GAP * die)) | 1)
+        taken = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_RECT, (kd, kd)))
+        keep &= taken[pi[:, 1], pi[:, 0]] == 0
+    pts, pi = pts[keep], pi[keep]
+    if len(pts) < 2:
+        return []
+    # the pips of one die lie within SEED_LINK die edges of each other
+    links = np.zeros(L.shape, np.uint8)
+    r = max(1, int(round(SEED_LINK * die / 2)))
+    for x, y in pi:
+        cv2.circle(links, (int(x), int(y)), r, 255, -1)
+    _, groups = cv2.connectedComponents(links, connectivity=8)
+    gid = groups[pi[:, 1], pi[:, 0]]
+    out = []
+    for g in np.unique(gid):
+        p = pts[gid == g]
+        if not 2 <= len(p) <= 6 or np.ptp(p, axis=0).max() > SEED_SPAN * die:
+            continue
+        cx, cy = p.mean(0)
+        rh = int(round(0.6 * die))
+        x0, y0 = max(0, int(cx) - rh), max(0, int(cy) - rh)
+        win = L[y0:int(cy) + rh + 1, x0:int(cx) + rh + 1]
+        gx, gy = cv2.Sobel(win, cv2.CV_32F, 1, 0), cv2.Sobel(win, cv2.CV_32F, 0, 1)
+        m2, th = gx * gx + gy * gy, np.arctan2(gy, gx)
+        # the die's edges and pip rows: the gradient's direction, modulo a quarter turn
+        ang = float(np.degrees(np.arctan2((m2 * np.sin(4 * th)).sum(), (m2 * np.cos(4 * th)).sum()) / 4))
+        rect = ((float(cx), float(cy)), (die, die), ang)
+        box = np.rint(cv2.boxPoints(rect)).astype(np.int32)
+        bx, by, bw, bh = cv2.boundingRect(box)
+        bx0, by0 = max(0, bx), max(0, by)
+        sq = np.zeros((bh, bw), np.uint8)
+        cv2.fillPoly(sq, [box - np.array([bx, by])], 255)
+        inside = sq[by0 - by:by0 - by + hh - by0, bx0 - bx:bx0 - bx + ww - bx0] > 0
+        tk = taken[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]
+        if np.count_nonzero(tk) > SEED_OVERLAP * len(tk):
+            continue  # runs into a die read already (its side face)
+        if np.median(dist[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]) > SEED_BODY:
+            continue  # a body that differs from the surface had its own blob
+        out.append(Blob(rect, die * die, box.reshape(-1, 1, 2)))
+    return out
 
 
 __all__ = ["read_frame", "WORK_DIE_PX"]
