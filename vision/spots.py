@@ -49,7 +49,7 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
     core = inner_mask & (np.hypot(xx - centre[0], yy - centre[1]) < 0.3 * side)
     if np.count_nonzero(core) < 10:
         return None
-    body = np.median(lab[core], axis=0).astype(np.float32)
+    body = _median(lab[core])
     bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
     least = MIN_CONFIDENCE
@@ -59,7 +59,7 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
         # a coarser scale and a pale die fades into a pale surface): the face is the patch
         # of pip-free colour nearer the body's than the surface's that holds the core,
         # wherever the blob's outline runs
-        surface = np.median(lab[outside], axis=0).astype(np.float32)
+        surface = _median(lab[outside])
         near = ((bg - body) ** 2).sum(axis=2) < ((bg - surface) ** 2).sum(axis=2)
         _, parts = cv2.connectedComponents(cv2.erode(near.astype(np.uint8), _K3), connectivity=4)
         ids = parts[core]
@@ -111,6 +111,11 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
         return None
     c = pts.mean(axis=0)
     return value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side
+
+
+def _median(pixels: np.ndarray) -> np.ndarray:
+    """Each channel's (upper) median of n x 3 pixels: a partition, several times cheaper than np.median."""
+    return np.partition(pixels, len(pixels) // 2, axis=0)[len(pixels) // 2].astype(np.float32)
 
 
 def _centre_pip(pts: np.ndarray, smooth: np.ndarray, part: float) -> bool:
