@@ -73,7 +73,9 @@ def _axes(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> list[np.n
     if len(sel) < 30:
         return []
     mean = sel.mean(axis=0)
-    cov = np.cov((sel - mean).T)
+    d = sel.astype(np.float64)
+    d -= d.mean(axis=0)
+    cov = (d.T @ d) / (len(d) - 1)  # np.cov's sample covariance, without its checks
     _, vecs = np.linalg.eigh(cov)
     out = []
     inside = mask.ravel() > 0
@@ -81,12 +83,26 @@ def _axes(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> list[np.n
         if v.sum() < 0:
             v = -v  # positive = brighter, so polarity names keep their meaning
         proj = (pix - mean) @ v
-        lo, hi = np.percentile(proj[inside], (2, 98))
+        lo, hi = _percentiles(proj[inside], 2.0, 98.0)
         if hi - lo < 12.0:  # no contrast along this axis: no pips to see
             continue
         g = np.clip((proj - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
         out.append(g.reshape(patch.shape[:2]))
     return out
+
+
+def _percentiles(a: np.ndarray, q1: float, q2: float) -> tuple[float, float]:
+    """np.percentile's two linear-interpolated values, by one partition instead of a sort."""
+    n = len(a)
+    pos = [q * (n - 1) / 100.0 for q in (q1, q2)]
+    idx = sorted({min(n - 1, int(p) + j) for p in pos for j in (0, 1)})
+    part = np.partition(a, idx)
+    out = []
+    for p in pos:
+        i = int(p)
+        lo, hi, t = float(part[i]), float(part[min(n - 1, i + 1)]), p - i
+        out.append(lo + (hi - lo) * t if t < 0.5 else hi - (hi - lo) * (1 - t))
+    return out[0], out[1]
 
 
 def _principal(patch: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -118,14 +134,16 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     # a pip lies inside its face: a hole open to the hull's edge is a notch of the outline
     rim = filled - cv2.erode(filled, _K3)
     touch = np.zeros(k, bool)
-    touch[np.unique(hl[rim > 0])] = True
+    touch[hl[rim > 0]] = True
     area = hs[1:, cv2.CC_STAT_AREA].astype(np.float32)
     w = hs[1:, cv2.CC_STAT_WIDTH].astype(np.float32)
     h = hs[1:, cv2.CC_STAT_HEIGHT].astype(np.float32)
     fill = area / np.maximum(1, w * h)
-    aspect = np.maximum(np.maximum(w, h) / np.maximum(1, np.minimum(w, h)), _elongation(hl, k))
     f2 = fside * fside
-    ok = ~touch[1:] & (area >= 0.006 * f2) & (area <= 0.12 * f2) & (fill >= 0.45) & (aspect <= 2.2)
+    ok = ~touch[1:] & (area >= 0.006 * f2) & (area <= 0.12 * f2) & (fill >= 0.45)
+    ok &= np.maximum(w, h) / np.maximum(1, np.minimum(w, h)) <= 2.2
+    if ok.any():  # the elongation's moments only when some hole is left to judge
+        ok &= _elongation(hl, k) <= 2.2
     if ok.any():  # the pips of one face are of one size: smaller holes are dirt or glare
         ok &= area >= 0.4 * area[ok].max()
     pts = hc[1:][ok].astype(np.float32)
@@ -257,7 +275,11 @@ def _read_plane(g: np.ndarray, mask: np.ndarray, extra_levels: bool = True) -> F
             levels.append(t2)
             if extra_levels:  # in-between levels, for glare and soft pips on a die-like blob
                 levels += [(t1 + t2) / 2, t1 - (t2 - t1) / 2]
+        seen = set()
         for t in levels:
+            if int(np.floor(t)) in seen:
+                continue  # the same plane: gp > t is gp > floor(t) for whole numbers
+            seen.add(int(np.floor(t)))
             plane = ((gp > t) & inside).astype(np.uint8)
             c = _candidate(plane, die_side)
             if c is None or c[0] == 0:
