@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.layout import layout_error, layout_tilt
-from vision.spots import read_spots
+from vision.spots import read_spots_seen
 
 CROP = 40  # the die crop, pixels a side
 MARGIN = 1.12  # crop side / die blob side
@@ -31,6 +31,7 @@ MIN_FACE = 0.22  # the face plane's hull must cover this fraction of the crop
 PIP_AT = 0.15  # a missing pip's place: at most this fraction of it on the body plane
 MAX_TILT = 25.0  # degrees the holes' layout may be turned from the face plane's edges
 SURE_SPOTS = 0.45  # a spot read less sure than this must not be contradicted by the hole reader
+SEEN_NOT_2 = 5  # a hole reader's 2 on a face where the spot maps see this many even, strong spots is not read
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -234,7 +235,7 @@ def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
 
 def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> FaceRead:
     """Read one die crop (CROP x CROP BGR) whose die pixels are mask > 0."""
-    spots = read_spots(patch, mask)
+    spots, seen = read_spots_seen(patch, mask)
     if spots is not None:
         value, conf, centre, side = spots
         if conf < SURE_SPOTS:
@@ -244,7 +245,12 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
             if holes.value is not None and holes.value != value:
                 return FaceRead(None, 0.0, "readers disagree")
         return FaceRead(value, conf, "", centre, side)
-    return _read_holes(patch, mask, second_axis)
+    holes = _read_holes(patch, mask, second_axis)
+    if holes.value == 2 and seen >= SEEN_NOT_2:
+        # two diagonal holes left of a 4-6 whose other pips ran into each other or the
+        # outline: the spot maps still show those pips
+        return FaceRead(None, 0.0, "spots see more pips than two holes")
+    return holes
 
 
 def _read_holes(patch: np.ndarray, mask: np.ndarray, second_axis: bool) -> FaceRead:

@@ -34,12 +34,30 @@ CENTRE_PIP = {2: 0.45, 4: 0.4}  # the middle of a 2 / 4 with this part of its we
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
-def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[float, float], float] | None:
+SpotRead = tuple[int, float, tuple[float, float], float]  # value, confidence, face centre, face side
+
+
+def read_spots(patch: np.ndarray, mask: np.ndarray) -> SpotRead | None:
     """(value, confidence, face centre, face side) of a die crop, or None when unsure.
 
     patch is the die's BGR crop, mask its blob (nonzero on the die and perhaps a little of
     its shadow or the surface around it).
     """
+    return read_spots_seen(patch, mask)[0]
+
+
+def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | None, int]:
+    """read_spots, and how many pip-like spots a contrast map showed on the face.
+
+    The count (strong spots of even contrast, the most any map showed) is a check on
+    another reader when this one gives up: a face with five such spots is no 2.
+    """
+    seen = [0]
+    read = _read_spots(patch, mask, seen)
+    return read, seen[0]
+
+
+def _read_spots(patch: np.ndarray, mask: np.ndarray, seen: list[int]) -> SpotRead | None:
     side = float(np.sqrt(np.count_nonzero(mask)))
     if side < 8:
         return None
@@ -102,6 +120,9 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float, tuple[f
             continue
         contrast = (np.maximum(0, shift @ (toward / norm)) * gain).astype(np.float32)
         peaks, smooth = _peaks(contrast, face, side)
+        if peaks:
+            floor = max(MIN_CONTRAST, EVEN * peaks[0][2])
+            seen[0] = max(seen[0], sum(1 for t in peaks if t[2] >= floor))
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth)

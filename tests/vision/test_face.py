@@ -1,5 +1,6 @@
 """vision.face on drawn dice: both readers read every face of a clean die, and the spot
-reader's doubtful reads give way when the hole reader disagrees."""
+reader's doubtful reads give way when the hole reader disagrees; a hole reader's 2 gives way
+when the spot maps see more pips."""
 
 from __future__ import annotations
 
@@ -38,10 +39,29 @@ def test_both_readers_read_a_clean_die(value, body, pip):
 def test_a_doubtful_spot_read_gives_way_to_a_disagreeing_hole_read(monkeypatch):
     img, mask = _crop(4)
     centre = (CROP / 2, CROP / 2)
-    monkeypatch.setattr(face, "read_spots", lambda p, m: (2, face.SURE_SPOTS - 0.1, centre, 30.0))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((2, face.SURE_SPOTS - 0.1, centre, 30.0), 2))
     read = read_face(img, mask)
     assert read.value is None and read.reason == "readers disagree"
-    monkeypatch.setattr(face, "read_spots", lambda p, m: (4, face.SURE_SPOTS - 0.1, centre, 30.0))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((4, face.SURE_SPOTS - 0.1, centre, 30.0), 4))
     assert read_face(img, mask).value == 4
-    monkeypatch.setattr(face, "read_spots", lambda p, m: (2, face.SURE_SPOTS + 0.1, centre, 30.0))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((2, face.SURE_SPOTS + 0.1, centre, 30.0), 2))
     assert read_face(img, mask) == FaceRead(2, face.SURE_SPOTS + 0.1, "", centre, 30.0)
+
+
+@pytest.mark.parametrize("seen,value", [(face.SEEN_NOT_2 - 1, 2), (face.SEEN_NOT_2, None)])
+def test_a_hole_read_2_gives_way_when_the_spot_maps_see_more_pips(monkeypatch, seen, value):
+    img, mask = _crop(2)
+    assert face._read_holes(img, mask, True).value == 2
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: (None, seen))
+    assert read_face(img, mask).value == value
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_the_spot_maps_count_the_pips_they_see(value):
+    from vision.spots import read_spots_seen
+
+    img, mask = _crop(value)
+    read, seen = read_spots_seen(img, mask)
+    assert seen == value
+    # the drawn 6's columns sit too close for the spot reader, which leaves it to the holes
+    assert (read[0] if read else None) == (value if value < 6 else None)
