@@ -65,3 +65,14 @@ def test_the_spot_maps_count_the_pips_they_see(value):
     assert seen == value
     # the drawn 6's columns sit too close for the spot reader, which leaves it to the holes
     assert (read[0] if read else None) == (value if value < 6 else None)
+
+
+def test_a_two_on_the_second_colour_axis_alone_is_not_read(monkeypatch):
+    img, mask = _crop(2)
+    first, second = face._axes(img, mask)[0], 255 - face._axes(img, mask)[0]
+    monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [np.zeros_like(first), second])
+    assert face._read_holes(img, mask, True).value is None
+    monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [np.zeros_like(first), first])
+    assert face._read_holes(img, mask, True).value is None
+    monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [first, np.zeros_like(first)])
+    assert face._read_holes(img, mask, True).value == 2
