@@ -5,7 +5,7 @@ the body around them (it copes with marbled, glossy and small dice); the hole re
 wants a clean body plane (it copes with soft or merged pips on a plain face). The spot
 reader answers first; when it is unsure, the hole reader below has its turn. When the
 spot reader is only half sure and the hole reader reads another value, the die is left
-unread: a re-roll costs less than a wrong score.
+unread: a re-roll costs less than a wrong score. A half sure 1 needs the hole reader's 1.
 
 The hole reader: a die's crop is reduced to one grey channel, the direction in colour space along which
 its pixels vary most (body vs pips, whatever their colours). Then, for both polarities
@@ -245,6 +245,10 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
             holes = _read_holes(patch, mask, second_axis)
             if holes.value is not None and holes.value != value:
                 return FaceRead(None, 0.0, "readers disagree")
+            if value == 1 and holes.value != 1:
+                # a doubtful 1 is mostly the strongest of a few spots (glare, a side face's
+                # pip): it stands only when the hole reader finds the lone pip too
+                return FaceRead(None, 0.0, "a doubtful 1")
         return FaceRead(value, conf, "", centre, side)
     holes = _read_holes(patch, mask, second_axis)
     if holes.value == 2 and seen >= SEEN_NOT_2:

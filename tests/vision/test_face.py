@@ -76,3 +76,13 @@ def test_a_two_on_the_second_colour_axis_alone_is_not_read(monkeypatch):
     assert face._read_holes(img, mask, True).value is None
     monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [first, np.zeros_like(first)])
     assert face._read_holes(img, mask, True).value == 2
+
+
+def test_a_doubtful_one_needs_the_hole_reader_to_agree(monkeypatch):
+    centre = (CROP / 2, CROP / 2)
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((1, face.SURE_SPOTS - 0.1, centre, 30.0), 1))
+    img, mask = _crop(1)
+    assert read_face(img, mask).value == 1
+    blank = np.full_like(img, 235)
+    assert face._read_holes(blank, mask, True).value is None
+    assert read_face(blank, mask).value is None
