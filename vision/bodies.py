@@ -25,6 +25,7 @@ L_WEIGHT = 0.55
 # EDGE, and EREL times the frame's median (a grained desk's own texture is not an outline)
 EDGE = 70.0
 EREL = 25.0
+_L_SCALE = np.arange(256, dtype=np.float32) * L_WEIGHT  # |dL| * L_WEIGHT for every 8-bit |dL|
 LEVELS = (18.0, 28.0, 42.0)  # higher levels a too-big blob is cut at
 # cutting a blob of dice at their cores, in die edges: a core is where the outline is at
 # least SEED_R away; two cores are SEED_GAP apart or more; a die's pixels lie within
@@ -75,8 +76,11 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     tiny = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
     tiny = cv2.medianBlur(tiny, 5)
     bg = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
-    d = cv2.absdiff(lab, bg).astype(np.float32)
-    dist = cv2.magnitude(d[..., 0] * L_WEIGHT, cv2.magnitude(d[..., 1], d[..., 2]) * 1.4)
+    # per plane, contiguous: cv2 copies strided channel views; L's weighting by a table
+    d0, d1, d2 = cv2.split(cv2.absdiff(lab, bg))
+    ab = cv2.magnitude(d1.astype(np.float32), d2.astype(np.float32))
+    ab *= 1.4
+    dist = cv2.magnitude(cv2.LUT(d0, _L_SCALE), ab)
     weak = (dist > WEAK).astype(np.uint8)
     strong = dist > STRONG
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -87,13 +91,15 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     edge = (mag > max(EDGE, EREL * float(np.median(mag[::3, ::3])))).astype(np.uint8)  # a sample's median: as good, 10x cheaper
     weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
-    n, labels = cv2.connectedComponents(weak, connectivity=8)
+    # 16-bit labels when they cannot run out (8-connected blobs are at least 2 px apart each
+    # way): half the memory to index
+    n, labels = cv2.connectedComponents(weak, connectivity=8, ltype=cv2.CV_16U if h * w < 4 * 65535 else cv2.CV_32S)
     if n <= 1:
         return np.zeros((h, w), np.uint8), dist
     has_strong = np.zeros(n, np.uint8)
     has_strong[labels[strong]] = 255
     has_strong[0] = 0
-    return has_strong[labels], dist
+    return np.take(has_strong, labels), dist
 
 
 def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_side: float) -> tuple[list[Blob], int]:
