@@ -32,6 +32,9 @@ MEDIAN = 0.4  # the body colour around a pip: a median over this part of the fac
 MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
 CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
 # (a true 4's middle is plain body, at most 0.07 on the even half; a 5's weak centre pip from 0.18)
+TWIN_6 = 0.15  # a peak this near (face sides) a chosen pip of a 6 is that pip again (pips lie 0.17 apart or more)
+BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
+BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -200,11 +203,11 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         weakest = sel[-1][2]
         if weakest < EVEN * sel[0][2] or weakest < MIN_CONTRAST:
             break  # and so for every bigger k: the peaks come strongest first
-        rest = peaks[k][2] if k < len(peaks) else 0.0
+        pts = np.array([(t[0], t[1]) for t in sel], np.float32)
+        rest, beyond = _rest(peaks, k, pts, side)
         bound = 1.0 - rest / max(1e-3, weakest)  # the score with a perfect layout
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
-        pts = np.array([(t[0], t[1]) for t in sel], np.float32)
         if k == 1:
             if np.hypot(*(pts[0] - centre)) > 0.22 * side:
                 continue
@@ -219,9 +222,36 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         if not _pip_shaped(sel, smooth, inside, side):
             continue
         score = bound - err
+        if beyond:
+            # a 6 that stands clear only of a peak past its corners is half sure: that peak
+            # is mostly a side face's pip, but a label's print reads so too, so the hole
+            # reader keeps its say (vision.face); never less sure than before the peak was passed
+            score = max(1.0 - peaks[k][2] / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
         if best is None or score > best[0]:
             best = (score, k, pts)
     return best
+
+
+def _rest(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side: float) -> tuple[float, bool]:
+    """The contrast of the strongest peak after the k chosen that could be a pip of their face.
+
+    Any peak could be a pip the layout missed, except past a 6: a six has no seventh pip,
+    so a peak on a chosen pip (nearer than two pips of a face ever lie) is that pip again,
+    and a peak beyond the 6's corners is another face's. The flag: such a peak was passed.
+    """
+    if k != 6:
+        return (peaks[k][2] if k < len(peaks) else 0.0), False
+    c = np.add.reduce(pts, 0) / k
+    corner = float(np.hypot(*(pts - c).T).max())
+    beyond = False
+    for t in peaks[k:]:
+        if float(np.min(np.hypot(pts[:, 0] - t[0], pts[:, 1] - t[1]))) < TWIN_6 * side:
+            continue
+        if float(np.hypot(t[0] - c[0], t[1] - c[1])) > BEYOND_6 * corner:
+            beyond = True
+            continue
+        return t[2], beyond
+    return 0.0, beyond
 
 
 def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float) -> bool:
