@@ -217,15 +217,29 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     _, hl, hs, _ = cv2.connectedComponentsWithStats(((filled > 0) & ~own).astype(np.uint8), connectivity=4)
     small = hs[:, cv2.CC_STAT_AREA] < 1.2 * die * die
     small[0] = False
-    sub = np.pad((own | small[hl]).astype(np.uint8), 1)
+    sub = cv2.copyMakeBorder((own | small[hl]).astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     dt = cv2.distanceTransform(sub, cv2.DIST_L2, 3)
     k = int(round(SEED_GAP * die)) | 1
-    peak = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 1e-3) & (dt > SEED_R * die)
+    # a core's pixel is a maximum of its k-neighbourhood: only the box around the deep
+    # pixels is dilated (the neighbourhoods of its pixels lie in it or off the image)
+    deep = dt > SEED_R * die
+    rows, cols = np.flatnonzero(deep.any(1)), np.flatnonzero(deep.any(0))
+    if not len(rows):
+        return []
+    r = k // 2
+    y0, y1 = max(0, int(rows[0]) - r), min(dt.shape[0], int(rows[-1]) + r + 1)
+    x0, x1 = max(0, int(cols[0]) - r), min(dt.shape[1], int(cols[-1]) + r + 1)
+    box = dt[y0:y1, x0:x1]
+    peak = (box >= cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 1e-3) & deep[y0:y1, x0:x1]
     ys, xs = np.nonzero(peak)
+    ys += y0
+    xs += x0
+    order = np.argsort(-dt[ys, xs], kind="stable")
+    gap2 = (SEED_GAP * die) ** 2
     seeds: list[tuple[int, int]] = []
-    for i in np.argsort(-dt[ys, xs], kind="stable"):
-        if all((xs[i] - sx) ** 2 + (ys[i] - sy) ** 2 > (SEED_GAP * die) ** 2 for sx, sy in seeds):
-            seeds.append((int(xs[i]), int(ys[i])))
+    for px, py in zip(xs[order].tolist(), ys[order].tolist()):  # Python ints: numpy scalars are slow here
+        if all((px - sx) ** 2 + (py - sy) ** 2 > gap2 for sx, sy in seeds):
+            seeds.append((px, py))
     if not seeds:
         return []
     free = np.full(sub.shape, 255, np.uint8)
@@ -238,20 +252,28 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     reached = (sub > 0) & (reach < REACH * die)
     owner = lut[near] * reached
     _, rl, rs, _ = cv2.connectedComponentsWithStats(((sub > 0) & ~reached).astype(np.uint8), connectivity=8)
-    far = np.zeros(len(rs), np.float32)
-    np.maximum.at(far, rl.ravel(), reach.ravel())
-    thick = np.zeros(len(rs), np.float32)
-    np.maximum.at(thick, rl.ravel(), dt.ravel())
-    big = ((rs[:, cv2.CC_STAT_AREA] > TAIL * die * die) & (far > TAIL_LEN * die)
-           & (thick < TAIL_WIDTH * die))
-    big[0] = False
-    tails = big[rl].astype(np.uint8)
-    k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    tails = None
+    if len(rs) > 1:
+        # each unreached piece's farthest reach and widest point (the background, label 0, is no piece)
+        at = np.flatnonzero(rl)
+        lab = rl.ravel()[at]
+        far = np.zeros(len(rs), np.float32)
+        np.maximum.at(far, lab, reach.ravel()[at])
+        thick = np.zeros(len(rs), np.float32)
+        np.maximum.at(thick, lab, dt.ravel()[at])
+        big = ((rs[:, cv2.CC_STAT_AREA] > TAIL * die * die) & (far > TAIL_LEN * die)
+               & (thick < TAIL_WIDTH * die))
+        big[0] = False
+        if big.any():
+            # the parts that touch a tail (8-neighbours): one dilation of the tails for all parts
+            near_tail = cv2.dilate(big[rl].astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+            tails = np.zeros(len(seeds) + 1, bool)
+            tails[owner[near_tail > 0]] = True
     out = []
     for i in range(1, len(seeds) + 1):
-        part = (owner == i).astype(np.uint8)
-        if np.any(cv2.dilate(part, k3) & tails):
+        if tails is not None and tails[i]:
             continue
+        part = (owner == i).astype(np.uint8)
         cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not cs:
             continue
