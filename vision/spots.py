@@ -35,6 +35,8 @@ CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its w
 TWIN_6 = 0.15  # a peak this near (face sides) a chosen pip of a 6 is that pip again (pips lie 0.17 apart or more)
 BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
+SMALL_6 = 6.0  # a 6's smallest pip: at least 1/6 of its biggest's area (other faces: 1/4)
+SECOND_6 = 2.5  # ... and its second smallest at least 1/2.5 of the biggest
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -276,7 +278,16 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
         return False
     if (a / np.maximum(1, w * h)).min() < 0.4:
         return False
-    return len(a) < 2 or a.max() <= 4 * a.min()
+    return _sizes_agree(a)
+
+
+def _sizes_agree(a: np.ndarray) -> bool:
+    """Are pips of these areas of one face? Within 4x of each other, or a 6 with one small pip."""
+    if len(a) == 6 and a.max() > 4 * a.min():
+        # a 6's weakest pip (in shade, or at the face's far edge) may be smaller still, but
+        # only the one: a 4 with two small pips of a side face beside it is no 6
+        return bool(a.max() <= SMALL_6 * a.min() and a.max() <= SECOND_6 * np.partition(a, 1)[1])
+    return len(a) < 2 or bool(a.max() <= 4 * a.min())
 
 
 def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth: np.ndarray, lab: np.ndarray,

@@ -141,3 +141,16 @@ def test_a_six_beside_another_faces_pip_is_a_half_sure_six(pitch, at):
                (20, 20, 20), -1, cv2.LINE_AA)
     read = read_spots(img, mask)
     assert read is not None and read[0] == 6 and read[1] <= 0.4 + 1e-6, read
+
+
+def test_a_six_may_have_one_small_pip_but_not_two():
+    from vision.spots import _sizes_agree
+
+    # areas from the cached byler-d6 crops: real 6s whose weakest pip is in shade ...
+    assert _sizes_agree(np.array([15, 14, 17, 10, 12, 3], np.float32))
+    assert _sizes_agree(np.array([37, 39, 27, 19, 16, 9], np.float32))
+    # ... and a 4 with two small pips of a side face, laid out like a 6
+    assert not _sizes_agree(np.array([24, 25, 24, 22, 9, 5], np.float32))
+    # other counts keep the plain 4x rule
+    assert not _sizes_agree(np.array([15, 14, 17, 3], np.float32))
+    assert _sizes_agree(np.array([15, 14, 17, 5], np.float32))
