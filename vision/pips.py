@@ -43,6 +43,7 @@ SEED_SPAN = 0.85
 SEED_GAP = 0.5
 SEED_OVERLAP = 0.02
 SEED_BODY = 22.0
+_K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -170,11 +171,22 @@ def _spread(patch: np.ndarray, mask: np.ndarray) -> float:
     A die shows pips, so its face is never of one colour; a plain round thing of a die's
     size (a stud of the tray, a button) is. Only such a blob is no Unreadable die.
     """
-    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inner > 0].astype(np.float32)
-    if len(pix) < 10:
+    inner = cv2.erode(mask, _K5)
+    pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inner > 0]
+    n = len(pix)
+    if n < 10:
         return 0.0
-    return float(np.sqrt(max(0.0, np.linalg.eigvalsh(np.cov(pix.T))[-1])))
+    # the sample covariance (as np.cov, in float64), by OpenCV: a third of np.cov's cost
+    cov, _ = cv2.calcCovarMatrix(pix.astype(np.float64), None, cv2.COVAR_NORMAL | cv2.COVAR_ROWS)
+    return float(np.sqrt(max(0.0, np.linalg.eigvalsh(cov / (n - 1))[-1])))
+
+
+def _median_u8(a: np.ndarray) -> float:
+    """np.median of 8-bit values, by their histogram (the mean of the middle two when even)."""
+    n = a.size
+    cum = np.cumsum(np.bincount(a.ravel(), minlength=256))
+    lo, hi = np.searchsorted(cum, [(n - 1) // 2 + 1, n // 2 + 1])
+    return (float(lo) + float(hi)) / 2.0
 
 
 def _offset(dice: list[Die], unreadable: list[Unreadable], ox: int, oy: int) -> tuple[list[Die], list[Unreadable]]:
@@ -204,26 +216,30 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     k = max(3, int(round(SEED_K * die)) | 1)
     se = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     closed = cv2.morphologyEx(L, cv2.MORPH_CLOSE, se)
-    dark = cv2.subtract(closed, L) > SEED_CONTRAST
+    dark = cv2.threshold(cv2.subtract(closed, L), SEED_CONTRAST, 255, cv2.THRESH_BINARY)[1]
     # (contours, not labelled components: these cost a fraction on a sparse mask)
-    cs, _ = cv2.findContours(dark.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cs, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if len(cs) < 2:
         return []
     st = np.array([cv2.boundingRect(c) for c in cs], np.float32).reshape(-1, 4)
-    # pixel area: the polygon's area plus half its outline (the pixels it runs through)
-    a = np.array([cv2.contourArea(c) + cv2.arcLength(c, True) / 2 + 1 for c in cs], np.float32)
     w, h = st[:, 2], st[:, 3]
     lo, hi = np.minimum(w, h), np.maximum(w, h)
     # a round pip, or a row of a six's pips run together at the working scale
-    pip = (a <= (0.35 * die) ** 2) & (hi <= 0.4 * die) & (hi <= 2.2 * lo)
+    pip = (hi <= 0.4 * die) & (hi <= 2.2 * lo)
     row = (hi <= 0.75 * die) & (lo <= 0.35 * die) & (hi > 2.2 * lo)
-    ok = (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (pip | row)
+    ok = pip | row
+    # pixel area: the polygon's area plus half its outline (the pixels it runs through),
+    # of the spots whose box fits only
+    a = np.zeros(len(cs), np.float32)
+    for i in np.flatnonzero(ok).tolist():
+        a[i] = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
+    ok &= (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (~pip | (a <= (0.35 * die) ** 2))
     pts = st[ok, :2] + (st[ok, 2:] - 1) / 2
     if len(pts) < 2:
         return []
     hh, ww = L.shape
     pi = np.clip(np.rint(pts).astype(np.int32), 0, [ww - 1, hh - 1])
-    surf = float(np.median(L[::3, ::3]))
+    surf = _median_u8(L[::3, ::3])
     # on a pale body (the closing fills a pip in with its body's lightness)
     keep = closed[pi[:, 1], pi[:, 0]] >= surf - PALE
     taken = np.zeros(L.shape, np.uint8)

@@ -223,3 +223,23 @@ def test_pale_dice_found_by_their_pips(dice_sets, name, file):
     Their dark pips still stand out; a cluster of them seeds a die candidate that reads."""
     image = next(i for i in load_set(dice_sets / name) if i.file == file)
     assert read_frame(cv2.imread(str(image.path))).values == image.values
+
+
+def test_fast_helpers_match_numpy():
+    # the shortcuts kept for speed give what numpy's own functions give
+    from vision.pips import _median_u8, _spread
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 10, 11, 8560):
+        for lo, hi in ((0, 256), (100, 103)):
+            a = rng.integers(lo, hi, n).astype(np.uint8)
+            assert _median_u8(a) == float(np.median(a))
+    patch = rng.integers(0, 256, (40, 40, 3)).astype(np.uint8)
+    patch[10:20, 10:20] = (30, 40, 200)
+    mask = np.zeros((40, 40), np.uint8)
+    cv2.circle(mask, (20, 20), 15, 255, -1)
+    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inner > 0].astype(np.float32)
+    want = float(np.sqrt(np.linalg.eigvalsh(np.cov(pix.T))[-1]))
+    assert _spread(patch, mask) == pytest.approx(want, rel=1e-9)
+    assert _spread(patch, np.zeros_like(mask)) == 0.0
