@@ -154,3 +154,15 @@ def test_a_six_may_have_one_small_pip_but_not_two():
     # other counts keep the plain 4x rule
     assert not _sizes_agree(np.array([15, 14, 17, 3], np.float32))
     assert _sizes_agree(np.array([15, 14, 17, 5], np.float32))
+
+
+def test_a_six_with_one_middle_pip_displaced_is_still_a_six():
+    from vision.layout import layout_error
+
+    # the peaks of a real 6 (byler-d6, a die crop): one middle pip sits off its column's
+    # middle, so the middles are 0.88 of the corners' distance from the centre
+    six = np.array([(31, 14), (31, 28), (12, 30), (21, 14), (21, 32), (11, 15)], np.float32)
+    assert layout_error(six, 30.7) is not None
+    # a 4 and two pips beside it (a second row of a side face) is still no 6
+    four_and_two = np.array([(10, 10), (20, 10), (10, 20), (20, 20), (30, 12), (30, 18)], np.float32)
+    assert layout_error(four_and_two, 28.0) is None
