@@ -81,24 +81,28 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ab = cv2.magnitude(d1.astype(np.float32), d2.astype(np.float32))
     ab *= 1.4
     dist = cv2.magnitude(cv2.LUT(d0, _L_SCALE), ab)
-    weak = (dist > WEAK).astype(np.uint8)
+    weak = cv2.compare(dist, WEAK, cv2.CMP_GT)
     strong = dist > STRONG
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, k)
     # a pale die on a pale surface differs from it mostly at its outline and pips: its
     # outline joins the fragments of its mask into one blob
-    grey = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
+    grey = cv2.GaussianBlur(cv2.extractChannel(lab, 0), (3, 3), 0)
     mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    edge = (mag > max(EDGE, EREL * float(np.median(mag[::3, ::3])))).astype(np.uint8)  # a sample's median: as good, 10x cheaper
+    edge = cv2.compare(mag, max(EDGE, EREL * float(np.median(mag[::3, ::3]))), cv2.CMP_GT)  # a sample's median: as good, 10x cheaper
     weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
     # 16-bit labels when they cannot run out (8-connected blobs are at least 2 px apart each
     # way): half the memory to index
     n, labels = cv2.connectedComponents(weak, connectivity=8, ltype=cv2.CV_16U if h * w < 4 * 65535 else cv2.CV_32S)
     if n <= 1:
         return np.zeros((h, w), np.uint8), dist
-    has_strong = np.zeros(n, np.uint8)
+    if n <= 256:  # the usual case: 8-bit labels, and the blobs kept by a table
+        labels = labels.astype(np.uint8)
+    has_strong = np.zeros(max(n, 256), np.uint8)
     has_strong[labels[strong]] = 255
     has_strong[0] = 0
+    if n <= 256:
+        return cv2.LUT(labels, has_strong[:256]), dist
     return np.take(has_strong, labels), dist
 
 
