@@ -167,12 +167,21 @@ def die_size(candidates: list[Blob]) -> float | None:
 
 def _typical_side(found: list[float]) -> float:
     """The median of the densest run of sides within +-25 %: the dice, not noise or clutter."""
-    sides = np.array(sorted(found))
-    best, best_n = float(np.median(sides)), 0
-    for s in sides:
-        n = int(((sides > s * 0.8) & (sides < s * 1.25)).sum())
+    sides = np.array(sorted(found), np.float64)
+    # sorted: each run is one slice, its median the middle one (or two) of it
+    starts = np.searchsorted(sides, sides * 0.8, side="right").tolist()
+    ends = np.searchsorted(sides, sides * 1.25, side="left").tolist()
+    vals = sides.tolist()
+
+    def median(a: int, b: int) -> float:
+        m = (a + b) // 2
+        return vals[m] if (b - a) % 2 else (vals[m - 1] + vals[m]) / 2
+
+    best, best_n = median(0, len(vals)), 0
+    for s, a, b in zip(vals, starts, ends):
+        n = b - a
         if n > best_n or (n == best_n and s > best):
-            best_n, best = n, float(np.median(sides[(sides > s * 0.8) & (sides < s * 1.25)]))
+            best_n, best = n, median(a, b)
     return best
 
 
