@@ -14,6 +14,7 @@ squares too (_pip_seeds), and kept only when they read as a die.
 
 from __future__ import annotations
 
+import math
 import time
 
 import cv2
@@ -178,7 +179,25 @@ def _spread(patch: np.ndarray, mask: np.ndarray) -> float:
         return 0.0
     # the sample covariance (as np.cov, in float64), by OpenCV: a third of np.cov's cost
     cov, _ = cv2.calcCovarMatrix(pix.astype(np.float64), None, cv2.COVAR_NORMAL | cv2.COVAR_ROWS)
-    return float(np.sqrt(max(0.0, np.linalg.eigvalsh(cov / (n - 1))[-1])))
+    return float(np.sqrt(max(0.0, _largest_eigenvalue(cov.tolist()) / (n - 1))))
+
+
+def _largest_eigenvalue(a: list[list[float]]) -> float:
+    """The largest eigenvalue of a symmetric 3x3 matrix, in closed form (Smith's).
+
+    Plain floats: a fifth of np.linalg.eigvalsh's call on so small a matrix.
+    """
+    (a00, a01, a02), (_, a11, a12), (_, _, a22) = a
+    p1 = a01 * a01 + a02 * a02 + a12 * a12
+    q = (a00 + a11 + a22) / 3.0
+    b00, b11, b22 = a00 - q, a11 - q, a22 - q
+    p2 = b00 * b00 + b11 * b11 + b22 * b22 + 2.0 * p1
+    if p2 <= 0.0:
+        return q
+    p = math.sqrt(p2 / 6.0)
+    det = (b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) + a02 * (a01 * a12 - b11 * a02))
+    r = min(1.0, max(-1.0, det / (2.0 * p * p * p)))
+    return q + 2.0 * p * math.cos(math.acos(r) / 3.0)
 
 
 def _median_u8(a: np.ndarray) -> float:

@@ -227,7 +227,7 @@ def test_pale_dice_found_by_their_pips(dice_sets, name, file):
 
 def test_fast_helpers_match_numpy():
     # the shortcuts kept for speed give what numpy's own functions give
-    from vision.pips import _median_u8, _spread
+    from vision.pips import _largest_eigenvalue, _median_u8, _spread
 
     rng = np.random.default_rng(7)
     for n in (1, 2, 3, 10, 11, 8560):
@@ -243,3 +243,6 @@ def test_fast_helpers_match_numpy():
     want = float(np.sqrt(np.linalg.eigvalsh(np.cov(pix.T))[-1]))
     assert _spread(patch, mask) == pytest.approx(want, rel=1e-9)
     assert _spread(patch, np.zeros_like(mask)) == 0.0
+    for x in (rng.normal(size=(50, 3)) * (40, 3, 0.5), np.repeat(rng.normal(size=(50, 1)), 3, 1), np.zeros((50, 3))):
+        c = np.cov(x.T)
+        assert _largest_eigenvalue(c.tolist()) == pytest.approx(np.linalg.eigvalsh(c)[-1], rel=1e-9, abs=1e-12)
