@@ -32,7 +32,7 @@ MEDIAN = 0.4  # the body colour around a pip: a median over this part of the fac
 MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
 CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
 # (a true 4's middle is plain body, at most 0.07 on the even half; a 5's weak centre pip from 0.18)
-TWIN_6 = 0.15  # a peak this near (face sides) a chosen pip of a 6 is that pip again (pips lie 0.17 apart or more)
+TWIN_6 = 0.17  # a peak this near (face sides) a stronger one is the same pip, for a 6 (pips lie 0.17 apart or more)
 BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
 SMALL_6 = 6.0  # a 6's smallest pip: at least 1/6 of its biggest's area (other faces: 1/4)
@@ -200,13 +200,17 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     taken for a 2, or glare spots, mostly do not.
     """
     best = None
+    apart = _apart(peaks, side) if len(peaks) >= 6 else peaks
     for k in range(1, min(6, len(peaks)) + 1):
-        sel = peaks[:k]
+        src = apart if k == 6 else peaks
+        if k > len(src):
+            break
+        sel = src[:k]
         weakest = sel[-1][2]
         if weakest < EVEN * sel[0][2] or weakest < MIN_CONTRAST:
             break  # and so for every bigger k: the peaks come strongest first
         pts = np.array([(t[0], t[1]) for t in sel], np.float32)
-        rest, beyond = _rest(peaks, k, pts, side)
+        rest, beyond = _rest(src, k, pts, side)
         bound = 1.0 - rest / max(1e-3, weakest)  # the score with a perfect layout
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
@@ -228,10 +232,27 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             # a 6 that stands clear only of a peak past its corners is half sure: that peak
             # is mostly a side face's pip, but a label's print reads so too, so the hole
             # reader keeps its say (vision.face); never less sure than before the peak was passed
-            score = max(1.0 - peaks[k][2] / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
+            score = max(1.0 - src[k][2] / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
         if best is None or score > best[0]:
             best = (score, k, pts)
     return best
+
+
+def _apart(peaks: list[tuple[float, float, float]], side: float) -> list[tuple[float, float, float]]:
+    """The peaks less each one nearer to a stronger one than two pips of a face ever lie (TWIN_6).
+
+    A pip may give two peaks (an elongated or glossy pip, a pip and its rim of shade); among
+    the six strongest such a twin keeps the 6's weakest pip out of the count. Used for a 6
+    only: for fewer pips the twin's contrast still counts against the face, as ever.
+    """
+    kept: list[tuple[float, float, float]] = []
+    near = (TWIN_6 * side) ** 2
+    for i, t in enumerate(peaks):
+        if len(kept) == 7:
+            return kept + peaks[i:]
+        if all((t[0] - u[0]) ** 2 + (t[1] - u[1]) ** 2 >= near for u in kept):
+            kept.append(t)
+    return kept
 
 
 def _rest(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side: float) -> tuple[float, bool]:

@@ -166,3 +166,15 @@ def test_a_six_with_one_middle_pip_displaced_is_still_a_six():
     # a 4 and two pips beside it (a second row of a side face) is still no 6
     four_and_two = np.array([(10, 10), (20, 10), (10, 20), (20, 20), (30, 12), (30, 18)], np.float32)
     assert layout_error(four_and_two, 28.0) is None
+
+
+def test_a_pips_twin_peak_does_not_keep_a_six_from_its_sixth_pip():
+    from vision.spots import _apart
+
+    # the peaks of a real 6 (byler-d6): the left top pip gave two peaks 0.16 of the side
+    # apart, the sixth pip came seventh
+    peaks = [(25, 12, 57.9), (9, 11, 57.3), (19, 12, 42.9), (11, 22, 41.8), (24, 23, 39.9), (12, 13, 39.0),
+             (18, 22, 38.2), (31, 14, 34.2), (28, 28, 25.2)]
+    six = _apart(peaks, 22.8)
+    assert [t[:2] for t in six[:6]] == [(25, 12), (9, 11), (19, 12), (11, 22), (24, 23), (18, 22)]
+    assert len(six) == len(peaks) - 1
