@@ -37,6 +37,12 @@ BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is 
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
 SMALL_6 = 6.0  # a 6's smallest pip: at least 1/6 of its biggest's area (other faces: 1/4)
 SECOND_6 = 2.5  # ... and its second smallest at least 1/2.5 of the biggest
+ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else 0.22)
+ONE_ROUND = 1.5  # ... the pip at most this long over its width
+ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
+SIDE_FLAT = 1.8  # a side face's pip: at least this long over its width,
+SIDE_ACROSS = 0.85  # its long axis this near across (sine of the angle) the line from the top pip
+SIDE_PIPS = 2  # ... and at least this many of them
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -129,7 +135,7 @@ def _read_spots(patch: np.ndarray, mask: np.ndarray, seen: list[int]) -> SpotRea
         if peaks:
             floor = max(MIN_CONTRAST, EVEN * peaks[0][2])
             seen[0] = max(seen[0], sum(1 for t in peaks if t[2] >= floor))
-        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle)
+        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face)
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth)
     if best is None:
@@ -193,11 +199,13 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float) -> tuple[list[tu
 
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
-            side: float, centre: np.ndarray, edge_angle: float) -> tuple[float, int, np.ndarray] | None:
+            side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
+            face: np.ndarray) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks: (score, k, points) or None.
 
     The pips must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
-    taken for a 2, or glare spots, mostly do not.
+    taken for a 2, or glare spots, mostly do not. When no face stands out, the strongest
+    peak may still be a 1 on the top face of an obliquely seen die (_frontal_one).
     """
     best = None
     apart = _apart(peaks, side) if len(peaks) >= 6 else peaks
@@ -235,7 +243,59 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             score = max(1.0 - src[k][2] / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
         if best is None or score > best[0]:
             best = (score, k, pts)
+    if (best is None or best[0] < MIN_CONFIDENCE) and peaks and peaks[0][2] >= MIN_CONTRAST:
+        one = _frontal_one(peaks, smooth, inside, side, centre, contrast, face)
+        if one is not None and (best is None or one > best[0]):
+            best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))
     return best
+
+
+def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
+                 centre: np.ndarray, contrast: np.ndarray, face: np.ndarray) -> float | None:
+    """The score of the strongest peak as a 1 seen obliquely beside side faces' pips, or None.
+
+    An oblique die's top face is its most frontal: its pip is round, and it lies off the
+    blob's centre (the side faces take the rest of the blob). The side faces' pips are
+    foreshortened: flat spots, no bigger than the top pip, whose long axis runs across the
+    line from the top pip (along the edge they sit next to). At least two such spots
+    among the next few peaks, and the 1 stands clear of every other peak.
+    """
+    top = peaks[0]
+    if np.hypot(top[0] - centre[0], top[1] - centre[1]) > ONE_OFF * side or not _pip_shaped(peaks[:1], smooth, inside, side):
+        return None
+    s0 = _spot_shape(top, contrast, face)
+    if s0 is None or s0[1] > ONE_ROUND:
+        return None
+    flat = 0
+    rest = peaks[1 + ONE_LOOK][2] if len(peaks) > 1 + ONE_LOOK else 0.0
+    for t in peaks[1:1 + ONE_LOOK]:
+        s = _spot_shape(t, contrast, face)
+        if s is not None:
+            across = abs(np.sin(np.arctan2(t[1] - top[1], t[0] - top[0]) - s[2]))
+            if s[1] >= SIDE_FLAT and across >= SIDE_ACROSS and s[0] <= s0[0]:
+                flat += 1
+                continue
+        rest = t[2]
+        break
+    if flat < SIDE_PIPS:
+        return None
+    return 1.0 - rest / top[2]
+
+
+def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray) -> tuple[float, float, float] | None:
+    """(area, length over width, long axis angle in radians) of the spot at a peak, at half its contrast."""
+    m = ((contrast > 0.5 * contrast[int(t[1]), int(t[0])]) & face).astype(np.uint8)
+    _, lab = cv2.connectedComponents(m, connectivity=4)
+    label = lab[int(t[1]), int(t[0])]
+    if label == 0:
+        return None
+    mom = cv2.moments((lab == label).astype(np.uint8), binaryImage=True)
+    sxx = mom["mu20"] / mom["m00"] + 1 / 12
+    syy = mom["mu02"] / mom["m00"] + 1 / 12
+    sxy = mom["mu11"] / mom["m00"]
+    half, det = (sxx + syy) / 2, sxx * syy - sxy * sxy
+    d = float(np.sqrt(max(0.0, half * half - det)))
+    return float(mom["m00"]), float(np.sqrt((half + d) / max(1e-6, half - d))), float(0.5 * np.arctan2(2 * sxy, sxx - syy))
 
 
 def _apart(peaks: list[tuple[float, float, float]], side: float) -> list[tuple[float, float, float]]:

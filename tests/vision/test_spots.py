@@ -178,3 +178,25 @@ def test_a_pips_twin_peak_does_not_keep_a_six_from_its_sixth_pip():
     six = _apart(peaks, 22.8)
     assert [t[:2] for t in six[:6]] == [(25, 12), (9, 11), (19, 12), (11, 22), (24, 23), (18, 22)]
     assert len(six) == len(peaks) - 1
+
+
+@pytest.mark.parametrize("side", [36, 44])
+def test_an_oblique_one_beside_flat_side_pips(side):
+    # an oblique die: the top face's round pip off the patch's centre, two pips of a side
+    # face below it, foreshortened into flat spots lying across the line from the top pip
+    def drawn(angle: float):
+        img, mask = _die(1, side, (235, 240, 240), (235, 240, 240))
+        c = img.shape[0] / 2
+        cv2.circle(img, (int(round(c)), int(round(c - 0.28 * side))), int(round(0.08 * side)), (20, 20, 20), -1,
+                   cv2.LINE_AA)
+        for sx in (-0.17, 0.17):
+            cv2.ellipse(img, (int(round(c + sx * side)), int(round(c + 0.28 * side))),
+                        (int(round(0.08 * side)), max(1, int(round(0.03 * side)))), angle, 0, 360, (30, 30, 30), -1,
+                        cv2.LINE_AA)
+        return cv2.GaussianBlur(img, (3, 3), 0), mask
+
+    read = read_spots(*drawn(0.0))
+    assert read is not None and read[0] == 1, read
+    # the same flat spots pointing at the pip are no side face's: no 1 is read
+    read = read_spots(*drawn(90.0))
+    assert read is None or read[0] != 1, read
