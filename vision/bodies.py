@@ -92,8 +92,9 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     edge = cv2.compare(mag, max(EDGE, EREL * float(np.median(mag[::3, ::3]))), cv2.CMP_GT)  # a sample's median: as good, 10x cheaper
     weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
     # 16-bit labels when they cannot run out (8-connected blobs are at least 2 px apart each
-    # way): half the memory to index
-    n, labels = cv2.connectedComponents(weak, connectivity=8, ltype=cv2.CV_16U if h * w < 4 * 65535 else cv2.CV_32S)
+    # way, so there are at most ceil(h/2) * ceil(w/2) of them): half the memory to index
+    most = ((h + 1) // 2) * ((w + 1) // 2)
+    n, labels = cv2.connectedComponents(weak, connectivity=8, ltype=cv2.CV_16U if most < 65535 else cv2.CV_32S)
     if n <= 1:
         return np.zeros((h, w), np.uint8), dist
     if n <= 256:  # the usual case: 8-bit labels, and the blobs kept by a table

@@ -246,3 +246,24 @@ def test_fast_helpers_match_numpy():
     for x in (rng.normal(size=(50, 3)) * (40, 3, 0.5), np.repeat(rng.normal(size=(50, 1)), 3, 1), np.zeros((50, 3))):
         c = np.cov(x.T)
         assert _largest_eigenvalue(c.tolist()) == pytest.approx(np.linalg.eigvalsh(c)[-1], rel=1e-9, abs=1e-12)
+
+
+
+@pytest.mark.parametrize("h, w", [(96, 96), (480, 640)])
+def test_foreground_keeps_the_blobs_with_a_strong_pixel(h, w):
+    # a few blobs (8-bit labels) or many more than 255 (wider labels): the foreground is
+    # the strongly differing squares, never the faint ones
+    from vision.bodies import foreground
+
+    img = np.full((h, w, 3), 128, np.uint8)
+    strong, faint = [], []
+    for i, y in enumerate(range(6, h - 8, 12)):
+        for j, x in enumerate(range(6, w - 8, 12)):
+            is_strong = (i + j) % 2 == 1
+            img[y:y + 4, x:x + 4] = (0, 0, 255) if is_strong else (140, 126, 118)
+            (strong if is_strong else faint).append((y + 2, x + 2))
+    mask = foreground(img)
+    assert all(mask[y, x] == 255 for y, x in strong)
+    assert not any(mask[y, x] for y, x in faint)
+    n, _ = cv2.connectedComponents(mask, connectivity=8)
+    assert n - 1 == len(strong)
