@@ -4,9 +4,10 @@ The surface a die lies on is plain at the scale of a die (a tray, a desk); dice 
 colour differ from it. The surface colour at every point is estimated from a tiny,
 median-filtered copy of the frame (dice cover a small part of it), and a pixel belongs to
 the foreground when its Lab colour differs enough, or when it lies on a strong outline (a
-pale die on a pale surface). A blob too big for one die is cut at higher distance levels
-first (a die against the tray wall differs from the surface more than the seam does). Blobs of that mask are candidate dice;
-blobs the size of several dice are cut around each die's core (split_at_cores).
+pale die on a pale surface). Blobs of that mask are candidate dice, sized by the square
+ones (die_size). A blob too big for one die is cut at higher distance levels first
+(raise_level: a die against the tray wall differs from the surface more than the seam
+does); blobs the size of several dice are cut around each die's core (split_at_cores).
 """
 
 from __future__ import annotations
@@ -21,20 +22,22 @@ import numpy as np
 WEAK = 11.0
 STRONG = 24.0
 L_WEIGHT = 0.55
+AB_WEIGHT = 1.4  # colour (a, b) weighted up: a die of another colour differs most there
+_L_SCALE = np.arange(256, dtype=np.float32) * L_WEIGHT  # |dL| * L_WEIGHT for every 8-bit |dL|
 # Sobel strength of the surface-level grey above which a pixel is an outline: at least
 # EDGE, and EREL times the frame's median (a grained desk's own texture is not an outline)
 EDGE = 70.0
 EREL = 25.0
-_L_SCALE = np.arange(256, dtype=np.float32) * L_WEIGHT  # |dL| * L_WEIGHT for every 8-bit |dL|
 LEVELS = (18.0, 28.0, 42.0)  # higher levels a too-big blob is cut at
-# cutting a blob of dice at their cores, in die edges: a core is where the outline is at
-# least SEED_R away; two cores are SEED_GAP apart or more; a die's pixels lie within
-# REACH of its core (half its diagonal, and a little); a piece no core reaches is a thing
-# of its own (a cable) when it is bigger than TAIL die areas, runs on farther than
-# TAIL_LEN from every core (the corners of an obliquely seen die stay nearer) and has
-# no point farther than TAIL_WIDTH from the blob's outline (a cable is thin; a shadow cast
-# between dice is wider). A blob bigger than
-# MAX_DICE die areas is not cut this way.
+# cutting a blob of dice at their cores, in die edges: a hole smaller than HOLE die areas
+# is the die's own (pips, a pale face); a core is where the outline is at least SEED_R
+# away; two cores are SEED_GAP apart or more; a die's pixels lie within REACH of its core
+# (half its diagonal, and a little); a piece no core reaches is a thing of its own (a
+# cable) when it is bigger than TAIL die areas, runs on farther than TAIL_LEN from every
+# core (the corners of an obliquely seen die stay nearer) and has no point farther than
+# TAIL_WIDTH from the blob's outline (a cable is thin; a shadow cast between dice is
+# wider). A blob bigger than MAX_DICE die areas is not cut this way.
+HOLE = 1.2
 SEED_R = 0.3
 SEED_GAP = 0.6
 REACH = 0.8
@@ -79,7 +82,7 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # per plane, contiguous: cv2 copies strided channel views; L's weighting by a table
     d0, d1, d2 = cv2.split(cv2.absdiff(lab, bg))
     ab = cv2.magnitude(d1.astype(np.float32), d2.astype(np.float32))
-    ab *= 1.4
+    ab *= AB_WEIGHT
     dist = cv2.magnitude(cv2.LUT(d0, _L_SCALE), ab)
     weak = cv2.compare(dist, WEAK, cv2.CMP_GT)
     strong = dist > STRONG
@@ -89,7 +92,8 @@ def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # outline joins the fragments of its mask into one blob
     grey = cv2.GaussianBlur(cv2.extractChannel(lab, 0), (3, 3), 0)
     mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    edge = cv2.compare(mag, max(EDGE, EREL * float(np.median(mag[::3, ::3]))), cv2.CMP_GT)  # a sample's median: as good, 10x cheaper
+    # the median of every third pixel each way: as good as the whole's, 10x cheaper
+    edge = cv2.compare(mag, max(EDGE, EREL * float(np.median(mag[::3, ::3]))), cv2.CMP_GT)
     weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
     # 16-bit labels when they cannot run out (8-connected blobs are at least 2 px apart each
     # way, so there are at most ceil(h/2) * ceil(w/2) of them): half the memory to index
@@ -215,9 +219,9 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     half the die edge) even when it touches others; the seams between dice and thin
     things (a cable, a shadow's tail) have none. The cores (maxima of the distance to the
     outline, at least SEED_GAP apart) are the dice: each pixel goes to its nearest core
-    within a die's reach. What no core reaches is no die; a part that runs into a big
-    piece of it is the end of a thing (a cable's ferrite bead, a port), not a die lying by
-    it, and is dropped. Cutting by area instead (k dice = area / die area, k-means) made
+    within a die's reach. What no core reaches is no die; a part that runs into a big,
+    long, thin piece of it (TAIL, TAIL_LEN, TAIL_WIDTH) is the end of a thing (a cable's
+    ferrite bead, a port), not a die lying by it, and is dropped. Cutting by area instead (k dice = area / die area, k-means) made
     parts that straddle two dice and read wrong more often than right.
     """
     if blob.area > MAX_DICE * die * die:
@@ -229,31 +233,11 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     # pips of the surface's colour, or the whole face of a pale die on a pale surface
     # (its outline only stands out), are holes in the die: its own pixels
     _, hl, hs, _ = cv2.connectedComponentsWithStats(((filled > 0) & ~own).astype(np.uint8), connectivity=4)
-    small = hs[:, cv2.CC_STAT_AREA] < 1.2 * die * die
+    small = hs[:, cv2.CC_STAT_AREA] < HOLE * die * die
     small[0] = False
     sub = cv2.copyMakeBorder((own | small[hl]).astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     dt = cv2.distanceTransform(sub, cv2.DIST_L2, 3)
-    k = int(round(SEED_GAP * die)) | 1
-    # a core's pixel is a maximum of its k-neighbourhood: only the box around the deep
-    # pixels is dilated (the neighbourhoods of its pixels lie in it or off the image)
-    deep = dt > SEED_R * die
-    rows, cols = np.flatnonzero(deep.any(1)), np.flatnonzero(deep.any(0))
-    if not len(rows):
-        return []
-    r = k // 2
-    y0, y1 = max(0, int(rows[0]) - r), min(dt.shape[0], int(rows[-1]) + r + 1)
-    x0, x1 = max(0, int(cols[0]) - r), min(dt.shape[1], int(cols[-1]) + r + 1)
-    box = dt[y0:y1, x0:x1]
-    peak = (box >= cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 1e-3) & deep[y0:y1, x0:x1]
-    ys, xs = np.nonzero(peak)
-    ys += y0
-    xs += x0
-    order = np.argsort(-dt[ys, xs], kind="stable")
-    gap2 = (SEED_GAP * die) ** 2
-    seeds: list[tuple[int, int]] = []
-    for px, py in zip(xs[order].tolist(), ys[order].tolist()):  # Python ints: numpy scalars are slow here
-        if all((px - sx) ** 2 + (py - sy) ** 2 > gap2 for sx, sy in seeds):
-            seeds.append((px, py))
+    seeds = _cores(dt, die)
     if not seeds:
         return []
     free = np.full(sub.shape, 255, np.uint8)
@@ -294,3 +278,30 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
         c = max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1])
         out.append(Blob(cv2.minAreaRect(c), float(np.count_nonzero(part)), c))
     return out
+
+
+def _cores(dt: np.ndarray, die: float) -> list[tuple[int, int]]:
+    """The dice's cores (x, y) in a blob's distance-to-outline map, deepest first."""
+    k = int(round(SEED_GAP * die)) | 1
+    # a core's pixel is a maximum of its k-neighbourhood: only the box around the deep
+    # pixels is dilated (the neighbourhoods of its pixels lie in it or off the image)
+    deep = dt > SEED_R * die
+    rows, cols = np.flatnonzero(deep.any(1)), np.flatnonzero(deep.any(0))
+    if not len(rows):
+        return []
+    r = k // 2
+    y0, y1 = max(0, int(rows[0]) - r), min(dt.shape[0], int(rows[-1]) + r + 1)
+    x0, x1 = max(0, int(cols[0]) - r), min(dt.shape[1], int(cols[-1]) + r + 1)
+    box = dt[y0:y1, x0:x1]
+    # (within 1e-3 of it: every pixel of a flat top counts; the greedy pick below keeps one)
+    peak = (box >= cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 1e-3) & deep[y0:y1, x0:x1]
+    ys, xs = np.nonzero(peak)
+    ys += y0
+    xs += x0
+    order = np.argsort(-dt[ys, xs], kind="stable")
+    gap2 = (SEED_GAP * die) ** 2
+    seeds: list[tuple[int, int]] = []
+    for px, py in zip(xs[order].tolist(), ys[order].tolist()):  # Python ints: numpy scalars are slow here
+        if all((px - sx) ** 2 + (py - sy) ** 2 > gap2 for sx, sy in seeds):
+            seeds.append((px, py))
+    return seeds

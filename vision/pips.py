@@ -7,9 +7,11 @@ one. Each die-sized blob is cut out of the full-resolution frame, turned upright
 by vision.face; blobs of several dice run together are cut around each die's core.
 Everything is relative to the die size: nothing is tied to one camera distance. What looks
 like a die but does not read cleanly comes back as Unreadable, so the table asks for a
-re-roll instead of guessing. A pale die on a pale surface may get no blob at all, only
-its dark pips stand out: clusters of pips that no blob read holds are read as die-sized
-squares too (_pip_seeds), and kept only when they read as a die.
+re-roll instead of guessing. A blob that runs into the camera's view edge is not read (cut
+off, it could be anything); a region's edge (the tray wall) does not count. A pale die on a
+pale surface may get no blob at all, only its dark pips stand out: clusters of pips that no
+blob read holds are read as die-sized squares too (_pip_seeds), and kept only when they
+read as a die.
 """
 
 from __future__ import annotations
@@ -20,30 +22,34 @@ import time
 import cv2
 import numpy as np
 
-from vision.bodies import Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level, split_at_cores
+from vision.bodies import (MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
+                           split_at_cores)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
-from vision.face import CROP, crop_die, read_face
+from vision.face import CROP, MARGIN, crop_die, read_face
 
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
 MIN_DIE_FRAC = 0.025  # smallest die edge, fraction of the frame's long side, when the size is not known
 CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
+MIN_AREA = 0.35  # die areas: a smaller blob is no die
+SEVERAL = 1.7  # die areas: a bigger blob holds several dice, to be cut
 MAX_PART = 2.2  # die areas: a bigger part is not one die (with its shadow)
 MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all
 # pip seeds (pale dice on a pale surface), in die edges unless said: a pip is darker than
 # the grey closing of SEED_K by SEED_CONTRAST, on a body no darker than the frame's
 # median grey less PALE; its pips lie within SEED_LINK of each other and SEED_SPAN overall; it
-# is SEED_GAP clear of what was read, its square overlaps that by at most SEED_OVERLAP and
+# is SEED_CLEAR clear of what was read, its square overlaps that by at most SEED_OVERLAP and
 # its median colour distance from the surface is at most SEED_BODY
 SEED_K = 0.45
 SEED_CONTRAST = 30
 PALE = 10.0
 SEED_LINK = 0.75
 SEED_SPAN = 0.85
-SEED_GAP = 0.5
+SEED_CLEAR = 0.5
 SEED_OVERLAP = 0.02
 SEED_BODY = 22.0
+SEED_WINDOW = 0.6  # half the window the square's angle is measured in
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -88,16 +94,16 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     sides: list[float] = []
     claimed: list[np.ndarray] = []
     for blob in cands:
-        if blob.area < 0.35 * die * die:
+        if blob.area < MIN_AREA * die * die:
             continue
         parts = [blob]
-        if blob.area > 1.7 * die * die:
+        if blob.area > SEVERAL * die * die:
             # cut at higher levels when that finds as many dice as the area holds, or when
             # the blob is too big to be only dice (a die against the tray wall)
             raised, n = raise_level(blob, mask, dist, die, MIN_BLOB_PX)
-            if n and (n >= round(blob.area / (die * die)) or blob.area > 8.5 * die * die):
+            if n and (n >= round(blob.area / (die * die)) or blob.area > MAX_DICE * die * die):
                 parts = raised
-        parts = [q for p in parts for q in (split_at_cores(p, mask, die) if p.area > 1.7 * die * die else [p])]
+        parts = [q for p in parts for q in (split_at_cores(p, mask, die) if p.area > SEVERAL * die * die else [p])]
         for part in parts:
             # a part is one die's, perhaps with its shadow (at most a core's reach around)
             if part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges):
@@ -150,7 +156,7 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
         return None
     inv = cv2.invertAffineTransform(m)
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
-    fside = read.side * side * 1.12 / CROP
+    fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
 
 
@@ -170,7 +176,7 @@ def _spread(patch: np.ndarray, mask: np.ndarray) -> float:
     """How much the colour varies inside a die's outline (Lab, along its widest axis).
 
     A die shows pips, so its face is never of one colour; a plain round thing of a die's
-    size (a stud of the tray, a button) is. Only such a blob is no Unreadable die.
+    size (a stud of the tray, a button) is. A compact blob this plain is not read at all.
     """
     inner = cv2.erode(mask, _K5)
     pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inner > 0]
@@ -243,7 +249,8 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     st = np.array([cv2.boundingRect(c) for c in cs], np.float32).reshape(-1, 4)
     w, h = st[:, 2], st[:, 3]
     lo, hi = np.minimum(w, h), np.maximum(w, h)
-    # a round pip, or a row of a six's pips run together at the working scale
+    # a round pip, or a row of a six's pips run together at the working scale (sizes in
+    # die edges; a spot fills at least 0.4 of its box, and 2 px is the least one shows)
     pip = (hi <= 0.4 * die) & (hi <= 2.2 * lo)
     row = (hi <= 0.75 * die) & (lo <= 0.35 * die) & (hi > 2.2 * lo)
     ok = pip | row
@@ -264,7 +271,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     taken = np.zeros(L.shape, np.uint8)
     if claimed:
         cv2.drawContours(taken, claimed, -1, 255, -1)
-        kd = max(3, int(round(SEED_GAP * die)) | 1)
+        kd = max(3, int(round(SEED_CLEAR * die)) | 1)
         taken = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_RECT, (kd, kd)))
         keep &= taken[pi[:, 1], pi[:, 0]] == 0
     pts, pi = pts[keep], pi[keep]
@@ -277,13 +284,13 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
         cv2.circle(links, (int(x), int(y)), r, 255, -1)
     _, groups = cv2.connectedComponents(links, connectivity=8)
     gid = groups[pi[:, 1], pi[:, 0]]
+    rh = int(round(SEED_WINDOW * die))
     out = []
     for g in np.unique(gid):
         p = pts[gid == g]
         if not 2 <= len(p) <= 6 or np.ptp(p, axis=0).max() > SEED_SPAN * die:
             continue
         cx, cy = p.mean(0)
-        rh = int(round(0.6 * die))
         x0, y0 = max(0, int(cx) - rh), max(0, int(cy) - rh)
         win = L[y0:int(cy) + rh + 1, x0:int(cx) + rh + 1]
         gx, gy = cv2.Sobel(win, cv2.CV_32F, 1, 0), cv2.Sobel(win, cv2.CV_32F, 0, 1)

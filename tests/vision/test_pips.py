@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -246,7 +243,6 @@ def test_fast_helpers_match_numpy():
     for x in (rng.normal(size=(50, 3)) * (40, 3, 0.5), np.repeat(rng.normal(size=(50, 1)), 3, 1), np.zeros((50, 3))):
         c = np.cov(x.T)
         assert _largest_eigenvalue(c.tolist()) == pytest.approx(np.linalg.eigvalsh(c)[-1], rel=1e-9, abs=1e-12)
-
 
 
 @pytest.mark.parametrize("h, w", [(96, 96), (480, 640)])
