@@ -242,12 +242,32 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             # reader keeps its say (vision.face); never less sure than before the peak was passed
             score = max(1.0 - src[k][2] / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
         if best is None or score > best[0]:
+            if k == 2 and _side_pip_beside(sel, contrast, face, side):
+                continue  # a 1 and a side face's pip
             best = (score, k, pts)
     if (best is None or best[0] < MIN_CONFIDENCE) and peaks and peaks[0][2] >= MIN_CONTRAST:
         one = _frontal_one(peaks, smooth, inside, side, centre, contrast, face)
         if one is not None and (best is None or one > best[0]):
             best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))
     return best
+
+
+def _side_pip_beside(sel: list[tuple[float, float, float]], contrast: np.ndarray, face: np.ndarray,
+                     side: float) -> bool:
+    """Is one of two spots a round pip and the other a side face's pip beside it?
+
+    The pips of one face are alike; a round pip with a flat spot no bigger, lying across
+    the line between them (as _frontal_one tells a side face's pip), is an oblique 1 and
+    a pip of its side face, not a 2.
+    """
+    a, b = (_spot_shape(t, contrast, face, side) for t in sel)
+    if a is None or b is None:
+        return False
+    for (p, sp), (q, sq) in (((sel[0], a), (sel[1], b)), ((sel[1], b), (sel[0], a))):
+        across = abs(np.sin(np.arctan2(q[1] - p[1], q[0] - p[0]) - sq[2]))
+        if sp[1] <= ONE_ROUND and sq[1] >= SIDE_FLAT and across >= SIDE_ACROSS and sq[0] <= sp[0]:
+            return True
+    return False
 
 
 def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
@@ -263,13 +283,13 @@ def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, in
     top = peaks[0]
     if np.hypot(top[0] - centre[0], top[1] - centre[1]) > ONE_OFF * side or not _pip_shaped(peaks[:1], smooth, inside, side):
         return None
-    s0 = _spot_shape(top, contrast, face)
+    s0 = _spot_shape(top, contrast, face, side)
     if s0 is None or s0[1] > ONE_ROUND:
         return None
     flat = 0
     rest = peaks[1 + ONE_LOOK][2] if len(peaks) > 1 + ONE_LOOK else 0.0
     for t in peaks[1:1 + ONE_LOOK]:
-        s = _spot_shape(t, contrast, face)
+        s = _spot_shape(t, contrast, face, side)
         if s is not None:
             across = abs(np.sin(np.arctan2(t[1] - top[1], t[0] - top[0]) - s[2]))
             if s[1] >= SIDE_FLAT and across >= SIDE_ACROSS and s[0] <= s0[0]:
@@ -282,11 +302,18 @@ def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, in
     return 1.0 - rest / top[2]
 
 
-def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray) -> tuple[float, float, float] | None:
-    """(area, length over width, long axis angle in radians) of the spot at a peak, at half its contrast."""
-    m = ((contrast > 0.5 * contrast[int(t[1]), int(t[0])]) & face).astype(np.uint8)
+def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray,
+                side: float) -> tuple[float, float, float] | None:
+    """(area, length over width, long axis angle in radians) of the spot at a peak, at half its contrast.
+
+    Looked for within 0.3 of the side around the peak: a pip is smaller (0.4 at most).
+    """
+    x, y, r = int(t[0]), int(t[1]), max(3, int(round(0.3 * side)))
+    x0, y0 = max(0, x - r), max(0, y - r)
+    win = (slice(y0, y + r + 1), slice(x0, x + r + 1))
+    m = ((contrast[win] > 0.5 * contrast[y, x]) & face[win]).astype(np.uint8)
     _, lab = cv2.connectedComponents(m, connectivity=4)
-    label = lab[int(t[1]), int(t[0])]
+    label = lab[y - y0, x - x0]
     if label == 0:
         return None
     mom = cv2.moments((lab == label).astype(np.uint8), binaryImage=True)

@@ -200,3 +200,18 @@ def test_an_oblique_one_beside_flat_side_pips(side):
     # the same flat spots pointing at the pip are no side face's: no 1 is read
     read = read_spots(*drawn(90.0))
     assert read is None or read[0] != 1, read
+
+
+@pytest.mark.parametrize("angle,beside", [(135.0, True), (45.0, False)])
+def test_a_round_pip_and_a_flat_one_across_are_no_two(angle, beside):
+    from vision.spots import _side_pip_beside
+
+    # a contrast map: a round pip, and a flat spot no bigger diagonally below it whose long
+    # axis runs across the line between them (a side face's pip) or along it (not one)
+    side = 40.0
+    contrast = np.zeros((48, 48), np.uint8)
+    cv2.circle(contrast, (16, 16), 3, 200, -1)
+    cv2.ellipse(contrast, (30, 30), (4, 1), angle, 0, 360, 180, -1)
+    contrast = cv2.GaussianBlur(contrast.astype(np.float32), (3, 3), 0)
+    sel = [(16.0, 16.0, float(contrast[16, 16])), (30.0, 30.0, float(contrast[30, 30]))]
+    assert _side_pip_beside(sel, contrast, np.ones_like(contrast, bool), side) is beside
