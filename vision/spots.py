@@ -64,15 +64,10 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     The count (strong spots of even contrast, the most any map showed) is a check on
     another reader when this one gives up: a face with five such spots is no 2.
     """
-    seen = [0]
-    read = _read_spots(patch, mask, seen)
-    return read, seen[0]
-
-
-def _read_spots(patch: np.ndarray, mask: np.ndarray, seen: list[int]) -> SpotRead | None:
+    seen = 0
     side = float(np.sqrt(np.count_nonzero(mask)))
     if side < 8:
-        return None
+        return None, seen
     inner_mask = cv2.erode(mask, _K3) > 0
     m = cv2.moments(mask, binaryImage=True)
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
@@ -80,7 +75,7 @@ def _read_spots(patch: np.ndarray, mask: np.ndarray, seen: list[int]) -> SpotRea
     yy, xx = _grid(patch.shape[0], patch.shape[1])
     core = inner_mask & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < (0.3 * side) ** 2)
     if np.count_nonzero(core) < 10:
-        return None
+        return None, seen
     body = _median(lab[core])
     bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
@@ -98,7 +93,7 @@ def _read_spots(patch: np.ndarray, mask: np.ndarray, seen: list[int]) -> SpotRea
         ids = parts[core]
         ids = ids[ids > 0]
         if len(ids) == 0:
-            return None
+            return None, seen
         near_face = parts == np.bincount(ids).argmax()
         area = int(np.count_nonzero(near_face))
         if area >= 0.3 * side * side:
@@ -134,19 +129,19 @@ def _read_spots(patch: np.ndarray, mask: np.ndarray, seen: list[int]) -> SpotRea
         peaks, smooth = _peaks(contrast, face, side)
         if peaks:
             floor = max(MIN_CONTRAST, EVEN * peaks[0][2])
-            seen[0] = max(seen[0], sum(1 for t in peaks if t[2] >= floor))
+            seen = max(seen, sum(1 for t in peaks if t[2] >= floor))
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face)
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth)
     if best is None:
-        return None
+        return None, seen
     conf, value, pts, smooth = best
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
         value += 1
     if conf < least:
-        return None
+        return None, seen
     c = np.add.reduce(pts, 0) / len(pts)  # pts.mean(axis=0), without its checks
-    return value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side
+    return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen
 
 
 @functools.lru_cache(maxsize=4)

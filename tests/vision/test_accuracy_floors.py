@@ -6,8 +6,6 @@ note); they are far below the targets in the issue and are raised as it improves
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import cv2
 import pytest

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import json
 
 import cv2
-import pytest
 
 from appliance.cli import main
 
