@@ -242,25 +242,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     se = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     closed = cv2.morphologyEx(L, cv2.MORPH_CLOSE, se)
     dark = cv2.threshold(cv2.subtract(closed, L), SEED_CONTRAST, 255, cv2.THRESH_BINARY)[1]
-    # (contours, not labelled components: these cost a fraction on a sparse mask)
-    cs, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if len(cs) < 2:
-        return []
-    st = np.array([cv2.boundingRect(c) for c in cs], np.float32).reshape(-1, 4)
-    w, h = st[:, 2], st[:, 3]
-    lo, hi = np.minimum(w, h), np.maximum(w, h)
-    # a round pip, or a row of a six's pips run together at the working scale (sizes in
-    # die edges; a spot fills at least 0.4 of its box, and 2 px is the least one shows)
-    pip = (hi <= 0.4 * die) & (hi <= 2.2 * lo)
-    row = (hi <= 0.75 * die) & (lo <= 0.35 * die) & (hi > 2.2 * lo)
-    ok = pip | row
-    # pixel area: the polygon's area plus half its outline (the pixels it runs through),
-    # of the spots whose box fits only
-    a = np.zeros(len(cs), np.float32)
-    for i in np.flatnonzero(ok).tolist():
-        a[i] = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
-    ok &= (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (~pip | (a <= (0.35 * die) ** 2))
-    pts = st[ok, :2] + (st[ok, 2:] - 1) / 2
+    pts = _pip_centres(dark, die)
     if len(pts) < 2:
         return []
     hh, ww = L.shape
@@ -291,13 +273,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
         if not 2 <= len(p) <= 6 or np.ptp(p, axis=0).max() > SEED_SPAN * die:
             continue
         cx, cy = p.mean(0)
-        x0, y0 = max(0, int(cx) - rh), max(0, int(cy) - rh)
-        win = L[y0:int(cy) + rh + 1, x0:int(cx) + rh + 1]
-        gx, gy = cv2.Sobel(win, cv2.CV_32F, 1, 0), cv2.Sobel(win, cv2.CV_32F, 0, 1)
-        m2, th = gx * gx + gy * gy, np.arctan2(gy, gx)
-        # the die's edges and pip rows: the gradient's direction, modulo a quarter turn
-        ang = float(np.degrees(np.arctan2((m2 * np.sin(4 * th)).sum(), (m2 * np.cos(4 * th)).sum()) / 4))
-        rect = ((float(cx), float(cy)), (die, die), ang)
+        rect = ((float(cx), float(cy)), (die, die), _square_angle(L, cx, cy, rh))
         box = np.rint(cv2.boxPoints(rect)).astype(np.int32)
         bx, by, bw, bh = cv2.boundingRect(box)
         bx0, by0 = max(0, bx), max(0, by)
@@ -311,6 +287,39 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
             continue  # a body that differs from the surface had its own blob
         out.append(Blob(rect, die * die, box.reshape(-1, 1, 2)))
     return out
+
+
+def _pip_centres(dark: np.ndarray, die: float) -> np.ndarray:
+    """The centres (x, y) of the spots of a dark mask shaped like a pip or a row of pips."""
+    # (contours, not labelled components: these cost a fraction on a sparse mask)
+    cs, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(cs) < 2:
+        return np.zeros((0, 2), np.float32)
+    st = np.array([cv2.boundingRect(c) for c in cs], np.float32).reshape(-1, 4)
+    w, h = st[:, 2], st[:, 3]
+    lo, hi = np.minimum(w, h), np.maximum(w, h)
+    # a round pip, or a row of a six's pips run together at the working scale (sizes in
+    # die edges; a spot fills at least 0.4 of its box, and 2 px is the least one shows)
+    pip = (hi <= 0.4 * die) & (hi <= 2.2 * lo)
+    row = (hi <= 0.75 * die) & (lo <= 0.35 * die) & (hi > 2.2 * lo)
+    ok = pip | row
+    # pixel area: the polygon's area plus half its outline (the pixels it runs through),
+    # of the spots whose box fits only
+    a = np.zeros(len(cs), np.float32)
+    for i in np.flatnonzero(ok).tolist():
+        a[i] = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
+    ok &= (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (~pip | (a <= (0.35 * die) ** 2))
+    return st[ok, :2] + (st[ok, 2:] - 1) / 2
+
+
+def _square_angle(grey: np.ndarray, cx: float, cy: float, rh: int) -> float:
+    """The angle (degrees) of the strongest edge direction within rh of (cx, cy)."""
+    x0, y0 = max(0, int(cx) - rh), max(0, int(cy) - rh)
+    win = grey[y0:int(cy) + rh + 1, x0:int(cx) + rh + 1]
+    gx, gy = cv2.Sobel(win, cv2.CV_32F, 1, 0), cv2.Sobel(win, cv2.CV_32F, 0, 1)
+    m2, th = gx * gx + gy * gy, np.arctan2(gy, gx)
+    # the die's edges and pip rows: the gradient's direction, modulo a quarter turn
+    return float(np.degrees(np.arctan2((m2 * np.sin(4 * th)).sum(), (m2 * np.cos(4 * th)).sum()) / 4))
 
 
 __all__ = ["read_frame", "WORK_DIE_PX"]
