@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 
 
 def press_for(pin, seconds: float) -> tuple[float, float]:

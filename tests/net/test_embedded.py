@@ -7,7 +7,6 @@ stand-in for what a party runs, not just that amqtt agrees with itself.
 
 from __future__ import annotations
 
-import os
 import queue
 import signal
 import socket
