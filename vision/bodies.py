@@ -212,7 +212,7 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
     return _typical_side(sides)
 
 
-def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
+def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob] | None = None) -> list[Blob]:
     """A blob of dice run together, cut into one part a die around each die's core.
 
     Each die keeps a core far from the blob's outline (its inscribed circle, radius about
@@ -220,8 +220,9 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
     things (a cable, a shadow's tail) have none. The cores (maxima of the distance to the
     outline, at least SEED_GAP apart) are the dice: each pixel goes to its nearest core
     within a die's reach. What no core reaches is no die; a part that runs into a big,
-    long, thin piece of it (TAIL, TAIL_LEN, TAIL_WIDTH) is the end of a thing (a cable's
-    ferrite bead, a port), not a die lying by it, and is dropped. Cutting by area instead (k dice = area / die area, k-means) made
+    long, thin piece of it (TAIL, TAIL_LEN, TAIL_WIDTH) is more likely the end of a thing
+    (a cable's ferrite bead, a port) than a die lying by it: it is dropped, or put in
+    by_tail when one is given (the caller decides what is a die). Cutting by area instead (k dice = area / die area, k-means) made
     parts that straddle two dice and read wrong more often than right.
     """
     if blob.area > MAX_DICE * die * die:
@@ -269,14 +270,15 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float) -> list[Blob]:
             tails[owner[near_tail > 0]] = True
     out = []
     for i in range(1, len(seeds) + 1):
-        if tails is not None and tails[i]:
+        at_tail = tails is not None and tails[i]
+        if at_tail and by_tail is None:
             continue
         part = (owner == i).astype(np.uint8)
         cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not cs:
             continue
         c = max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1])
-        out.append(Blob(cv2.minAreaRect(c), float(np.count_nonzero(part)), c))
+        (by_tail if at_tail else out).append(Blob(cv2.minAreaRect(c), float(np.count_nonzero(part)), c))
     return out
 
 

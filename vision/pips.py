@@ -50,6 +50,14 @@ SEED_CLEAR = 0.5
 SEED_OVERLAP = 0.02
 SEED_BODY = 22.0
 SEED_WINDOW = 0.6  # half the window the square's angle is measured in
+SQUARE = 0.75  # squareness of a blob that looks like one die
+# oblique dice (a die seen from the side shows its top face and a side face, one long
+# blob): the frame's read faces lie on average at least LEAN off their parts' centres (die
+# edges), and the part's long axis within acos(LEAN_COS) of that direction; the top face
+# is the TOP_END of the part's length at that end
+LEAN = 0.1
+LEAN_COS = 0.7
+TOP_END = 0.5
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -93,6 +101,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     unreadable: list[Unreadable] = []
     sides: list[float] = []
     claimed: list[np.ndarray] = []
+    oblique: list[Blob] = []
+    lean: list[tuple[float, float]] = []
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -103,20 +113,40 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             raised, n = raise_level(blob, mask, dist, die, MIN_BLOB_PX)
             if n and (n >= round(blob.area / (die * die)) or blob.area > MAX_DICE * die * die):
                 parts = raised
-        parts = [q for p in parts for q in (split_at_cores(p, mask, die) if p.area > SEVERAL * die * die else [p])]
-        for part in parts:
+        by_tail: list[Blob] = []
+        parts = [q for p in parts
+                 for q in (split_at_cores(p, mask, die, by_tail) if p.area > SEVERAL * die * die else [p])]
+        # a part by a tail (a cable) is as likely the thing the cable ends in (its plug, a
+        # label on it): it counts only when a die's shape and size and read as a die
+        n_parts = len(parts)
+        parts += [p for p in by_tail if p.squareness > SQUARE and p.area < SEVERAL * die * die]
+        for i, part in enumerate(parts):
             # a part is one die's, perhaps with its shadow (at most a core's reach around)
             if part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges):
                 continue
             result = _read_blob(frame_bgr, part, s, die)
-            if result is None:
+            if result is None and _oblique(part, die):
+                oblique.append(part)
+            if result is None or (i >= n_parts and not isinstance(result, Die)):
                 continue
             claimed.append(part.contour)
             if isinstance(result, Die):
                 dice.append(result)
                 sides.append(part.side / s)
+                # where the face read lies in its part, in die edges: an oblique die's top face
+                # lies off its part's centre, on the side away from the camera
+                lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
+                             (result.box[0][1] * s - part.rect[0][1]) / die))
             else:
                 unreadable.append(result)
+    # oblique dice whose two faces together did not read: the top face is the end of the
+    # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
+    for part, end in _top_ends(oblique, lean):
+        result = _read_blob(frame_bgr, end, s, die)
+        if isinstance(result, Die):
+            claimed.append(part.contour)
+            dice.append(result)
+            sides.append(die / s)
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
     for blob in _pip_seeds(work, dist, die, claimed):
         if _cut_by_view(blob, work.shape, edges):
@@ -142,7 +172,7 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     pmask = np.zeros((CROP, CROP), np.uint8)
     cv2.fillPoly(pmask, [np.rint(poly).astype(np.int32).reshape(-1, 2)], 255)
     # the second colour axis (hue-only pips) is for blobs that already look like a die
-    square = blob.squareness > 0.75 and 0.6 * die * die < blob.area < 1.4 * die * die
+    square = blob.squareness > SQUARE and 0.6 * die * die < blob.area < 1.4 * die * die
     if blob.squareness > 0.6 and _spread(patch, pmask) <= MIN_SPREAD:
         # a compact thing of one colour: no pips, no die (a stud of the tray), not worth
         # reading; a ragged blob may be a pale die's shaded part, its pips outside it
@@ -158,6 +188,43 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _oblique(blob: Blob, die: float) -> bool:
+    """Could the blob be one die seen obliquely: a die's area, long, no narrower than a die?"""
+    (_, _), (w, h), _ = blob.rect
+    return blob.squareness <= 0.6 and 0.6 * die * die < blob.area < 1.4 * die * die and min(w, h) > 0.7 * die
+
+
+def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[Blob, Blob]]:
+    """(part, its top-face end) of oblique dice's parts, by the way the frame's read faces lean.
+
+    In a tilted view the camera sees a die's top face and the side face turned to it: the
+    top face lies at the end of the die's blob away from the camera, the same way for every
+    die in the frame, so the read dice show which end it is. No lean, or a part lying
+    across it: no end (nothing is guessed).
+    """
+    if not parts or not lean:
+        return []
+    vx, vy = np.mean(lean, axis=0).tolist()
+    norm = math.hypot(vx, vy)
+    if norm <= LEAN:
+        return []
+    out = []
+    for blob in parts:
+        (cx, cy), (w, h), angle = blob.rect
+        a = math.radians(angle)
+        ax, ay = (math.cos(a), math.sin(a)) if w >= h else (-math.sin(a), math.cos(a))
+        dot = (ax * vx + ay * vy) / norm
+        if abs(dot) < LEAN_COS:
+            continue
+        long, short = max(w, h), min(w, h)
+        off = math.copysign(long * (1.0 - TOP_END) / 2.0, dot)
+        c = (cx + off * ax, cy + off * ay)
+        size = (long * TOP_END, short) if w >= h else (short, long * TOP_END)
+        box = np.rint(cv2.boxPoints((c, size, angle))).astype(np.int32).reshape(-1, 1, 2)
+        out.append((blob, Blob((c, size, angle), size[0] * size[1], box)))
+    return out
 
 
 def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:

@@ -178,12 +178,14 @@ def test_touching_dice_are_cut_one_part_a_die(dice_sets):
     assert twice == 0 and right >= 21, (twice, right)
 
 
-@pytest.mark.parametrize("file", ["six_53.jpg", "five_36.jpg"])
+@pytest.mark.parametrize("file", ["six_53.jpg", "five_36.jpg", "five_28.jpg", "six_46.jpg", "six_49.jpg"])
 def test_no_die_is_read_off_the_dice(dice_sets, file):
     """six_53: a cable's end and its label, cut off the cable by area, read as a 1 and a 2;
     a part that runs into a thin piece no die's core reaches is the end of a thing, not a
     die. five_36: an obliquely seen die (top and side faces), cut in two by area, read as
-    a 5 and a 1; it has one core. Either way no read die may lie off the labelled dice."""
+    a 5 and a 1; it has one core. five_28, six_46, six_49: parts by a cable's tail that
+    read as dice (its label as a 1, a keyboard's key as a 2) when every such part was
+    read; only one of a die's shape and size counts. No read die may lie off the labelled dice."""
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
     frame = cv2.imread(str(image.path))
     h, w = frame.shape[:2]
@@ -196,12 +198,13 @@ def test_no_die_is_read_off_the_dice(dice_sets, file):
 def test_a_speck_does_not_set_the_die_size(dice_sets):
     """four_25: three ivory dice seen obliquely are not square enough to size, a speck at
     the frame's edge is: the die size came out a pip's and no die was read. Blobs smaller
-    than a fortieth of the frame do not size dice: three candidates, none of them wrong
-    (measured: two 4s read, one unreadable whose centre, on the whole die, lies off the
-    box drawn over its top face's pips)."""
+    than a fortieth of the frame do not size dice: every die gets a candidate and no read
+    is wrong (measured: three 4s, the oblique one by its top face; a cable's ferrite bead
+    is unreadable, as it was when the oblique die read as nothing)."""
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "four_25.jpg")
     reading = read_frame(cv2.imread(str(image.path)))
-    assert len(reading.dice) + len(reading.unreadable) == 3, reading
+    per_box, _, _ = _candidates_per_box(dice_sets, "penlington-wood", "four_25.jpg")
+    assert min(per_box) >= 1 and len(reading.unreadable) <= 1, (per_box, reading)
     assert len(reading.dice) >= 2 and set(reading.values) == {4}, reading.values
 
 
@@ -263,3 +266,39 @@ def test_foreground_keeps_the_blobs_with_a_strong_pixel(h, w):
     assert not any(mask[y, x] for y, x in faint)
     n, _ = cv2.connectedComponents(mask, connectivity=8)
     assert n - 1 == len(strong)
+
+
+def test_a_die_lying_by_a_cable_is_read(dice_sets):
+    """six_57: a die touching a cable was cut off with the cable's tail and lost (a part by
+    a tail was taken for the thing the cable ends in). A die-shaped part by a tail that
+    reads as a die is kept: all five dice read."""
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "six_57.jpg")
+    assert read_frame(cv2.imread(str(image.path))).values == image.values
+
+
+@pytest.mark.parametrize("file", ["three_24.jpg", "dice_17.jpg"])
+def test_an_oblique_die_is_read_by_its_top_face(dice_sets, file):
+    """A die seen from the side is one long blob, top face and side face, that reads as
+    nothing; the other dice in the frame show which way the view leans, and the blob's end
+    on that side (its top face) reads. Both frames lost one die before; now all read."""
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
+    assert read_frame(cv2.imread(str(image.path))).values == image.values
+
+
+def test_top_ends_follow_the_lean():
+    """The end of an oblique part on the side the read faces lean to; none without a lean
+    or across it."""
+    from vision.bodies import Blob
+    from vision.pips import _top_ends
+
+    rect = ((50.0, 50.0), (20.0, 30.0), 0.0)  # long axis along y
+    part = Blob(rect, 600.0, np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2))
+    [(whole, end)] = _top_ends([part], [(0.0, -0.3), (0.05, -0.2)])
+    assert whole is part
+    (cx, cy), (w, h), _ = end.rect
+    assert (cx, cy) == pytest.approx((50.0, 42.5)) and (w, h) == pytest.approx((20.0, 15.0))
+    [(_, down)] = _top_ends([part], [(0.0, 0.3)])
+    assert down.rect[0][1] == pytest.approx(57.5)
+    assert _top_ends([part], [(0.0, 0.05)]) == []  # no clear lean
+    assert _top_ends([part], [(0.3, 0.0)]) == []  # the part lies across it
+    assert _top_ends([part], []) == []
