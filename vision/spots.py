@@ -6,8 +6,10 @@ colour around it (a median filter wider than a pip but narrower than the face re
 the pips and keeps the body, whatever its colour): the contrast map is searched for
 round blobs (the Hessian's determinant, which answers to spots and not to the die's
 outline), and the k strongest blobs that form a 1-6 layout, are of one size and
-contrast, and stand clear of the next blob, are the face. Every size is a fraction of
-the die's own edge, so nothing depends on the camera distance.
+contrast, and stand clear of the next blob, are the face. When no map reads and a dark
+rim on the face's outline may have taken the pips' colour, a last map looks for it inside
+the rim. Every size is a fraction of the die's own edge, so nothing depends on the camera
+distance.
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
 SIDE_FLAT = 1.8  # a side face's pip: at least this long over its width,
 SIDE_ACROSS = 0.85  # its long axis this near across (sine of the angle) the line from the top pip
 SIDE_PIPS = 2  # ... and at least this many of them
+RIM = 0.1  # the face's outer band (face sides): a last map takes the pips' colour from inside it only
+RIM_RIDGE = 3.0  # ... and passes over spots in the band this long over their width (stretches of the rim)
+RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and the next) lies in the band
+RIM_LEAST = 3  # ... and reads no fewer pips than this (a 1 or 2 is too easily made of what is left)
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -116,21 +122,43 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     # pixels. Glare, shading and marbling shift elsewhere, mostly in lightness or in the
     # body's own hue; a second map with the hue shift alone keeps pips of another hue at
     # the body's lightness (red on a dark blue marbled body) from drowning in them.
-    for shift, far, gain in ((diff, hue_far + sq[..., 0], 1.0), (diff[..., 1:], hue_far, HUE_GAIN)):
-        if best is not None and best[0] >= SURE:
-            break  # the hue alone could not read it better
-        on_face = far[face]
+    # A die's dark rim lies on the face's outline and may be its most off-body colour:
+    # then both maps show the rim, its corners are the strongest spots, and the pips are
+    # too weak to be chosen (a layout wider than the face), or a rim corner outshines the
+    # weakest pip. When neither map reads and one of the first map's strongest spots lies
+    # on the face's outer band, a last map takes the colour from inside the band (RIM) and
+    # passes over the rim's ridges there.
+    full = hue_far + sq[..., 0]
+    first_top: list[tuple[float, float, float]] = []
+    for n, (shift, far, gain) in enumerate(((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN), (diff, full, 1.0))):
+        rim = n == 2
+        if best is not None and best[0] >= (least if rim else SURE):
+            break  # the hue alone, or inside the rim, could not read it better
+        region = face
+        if rim:
+            if not first_top:
+                break
+            region = cv2.erode(face.astype(np.uint8), _disc(max(1, int(round(RIM * side))))) > 0
+            if all(region[int(t[1]), int(t[0])] for t in first_top) or np.count_nonzero(region) < 0.2 * np.count_nonzero(face):
+                break  # no strong spot on the band, or a face so thin has no inside
+        on_face = far[region]
         k = min(len(on_face) - 1, int(PIP_PART * len(on_face)))
-        toward = shift[face][on_face >= np.partition(on_face, k)[k]].mean(axis=0)
+        toward = shift[region][on_face >= np.partition(on_face, k)[k]].mean(axis=0)
         norm = float(np.linalg.norm(toward))
         if norm < 1e-3:
             continue
         contrast = (np.maximum(0, shift @ (toward / norm)) * gain).astype(np.float32)
         peaks, smooth = _peaks(contrast, face, side)
+        if rim:
+            peaks = _off_rim(peaks, contrast, face, region, side)
+        elif n == 0:
+            first_top = peaks[:RIM_TOP]
         if peaks:
             floor = max(MIN_CONTRAST, EVEN * peaks[0][2])
             seen = max(seen, sum(1 for t in peaks if t[2] >= floor))
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face)
+        if rim and cand is not None and cand[1] < RIM_LEAST:
+            cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth)
     if best is None:
@@ -142,6 +170,19 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         return None, seen
     c = np.add.reduce(pts, 0) / len(pts)  # pts.mean(axis=0), without its checks
     return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen
+
+
+def _off_rim(peaks: list[tuple[float, float, float]], contrast: np.ndarray, face: np.ndarray,
+             inside: np.ndarray, side: float) -> list[tuple[float, float, float]]:
+    """The peaks less those off the face's inside (in its RIM band) whose spot is a ridge (RIM_RIDGE): stretches of the rim."""
+    kept = []
+    for t in peaks:
+        if not inside[int(t[1]), int(t[0])]:
+            shape = _spot_shape(t, contrast, face, side)
+            if shape is not None and shape[1] > RIM_RIDGE:
+                continue
+        kept.append(t)
+    return kept
 
 
 @functools.lru_cache(maxsize=4)

@@ -215,3 +215,34 @@ def test_a_round_pip_and_a_flat_one_across_are_no_two(angle, beside):
     contrast = cv2.GaussianBlur(contrast.astype(np.float32), (3, 3), 0)
     sel = [(16.0, 16.0, float(contrast[16, 16])), (30.0, 30.0, float(contrast[30, 30]))]
     assert _side_pip_beside(sel, contrast, np.ones_like(contrast, bool), side) is beside
+
+
+def test_the_rims_ridges_on_the_outer_band_are_passed_over():
+    from vision.spots import RIM, _off_rim
+
+    # a contrast map of a face: a stretch of the rim and a round pip, both on the face's
+    # outer band, and a ridge inside it
+    side = 40.0
+    contrast = np.zeros((48, 48), np.uint8)
+    cv2.line(contrast, (4, 4), (24, 4), 200, 2)
+    cv2.circle(contrast, (42, 40), 3, 200, -1)
+    cv2.line(contrast, (18, 26), (30, 26), 200, 2)
+    contrast = cv2.GaussianBlur(contrast.astype(np.float32), (3, 3), 0)
+    face = np.zeros((48, 48), bool)
+    face[3:46, 3:46] = True
+    inside = cv2.erode(face.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))) > 0
+    assert not inside[4, 14] and not inside[40, 42] and inside[26, 24] and RIM * side == 4.0
+    peaks = [(14.0, 4.0, 190.0), (42.0, 40.0, 180.0), (24.0, 26.0, 170.0)]
+    assert _off_rim(peaks, contrast, face, inside, side) == peaks[1:]
+
+
+@pytest.mark.parametrize("name,centre,value", [("IMG_20191209_100348.jpg", (418, 327), 6),
+                                               ("IMG_20191208_111628.jpg", (364, 346), 3)])
+def test_a_die_whose_dark_rim_outshines_its_pips_is_read(dice_sets, name, centre, value):
+    from vision.pips import read_frame
+
+    # byler-d6 dice (marbled blue or dark, red pips, dark rim) that both colour maps saw as
+    # their rim's corners: unreadable before the map from inside the rim
+    frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
+    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
+    assert [d.value for d in near] == [value]
