@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.layout import layout_error, layout_tilt
+from vision.layout import centroid, layout_error, layout_tilt
 from vision.spots import read_spots_seen
 
 CROP = 40  # the die crop, pixels a side
@@ -169,7 +169,7 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     if err is None or layout_tilt(pts, cv2.minAreaRect(hull)[2]) > MAX_TILT:
         return None
     # the layout must sit near the middle of its face
-    off = float(np.hypot(*(np.add.reduce(pts, 0) / len(pts) - np.array(fc)))) / fside
+    off = float(np.hypot(*(centroid(pts) - np.array(fc)))) / fside
     if off > 0.2:
         return None
     return (len(pts), err + off, pts, fside, fc)
@@ -186,7 +186,7 @@ def _complete(plane: np.ndarray, inside: np.ndarray, pts: np.ndarray, fside: flo
     """
     if count not in (2, 3, 4):
         return count
-    c = np.add.reduce(pts, 0) / len(pts)  # pts.mean(axis=0), without its checks
+    c = centroid(pts)
     r = max(1, int(round(0.05 * fside)))
 
     def pip_at(p: np.ndarray) -> bool:

@@ -21,12 +21,17 @@ INNER_6 = 0.9  # a 6's middle pips lie at most this part of its corners' distanc
 _PAIRS = {n: np.triu_indices(n, 1) for n in range(2, 7)}  # each pair of n points once
 
 
+def centroid(pts: np.ndarray) -> np.ndarray:
+    """The points' mean: pts.mean(axis=0) without its checks (this runs for every layout tried)."""
+    return np.add.reduce(pts, 0) / len(pts)
+
+
 def layout_error(pts: np.ndarray, die_w: float) -> float | None:
     """How far the points are from the layout of their count, in die edges (None: not one)."""
     n = len(pts)
     if n == 1:
         return 0.0
-    c = np.add.reduce(pts, 0) / len(pts)  # pts.mean(axis=0), without its checks
+    c = centroid(pts)
     r = np.hypot(*(pts - c).T) / die_w
     d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) / die_w
     extent = d.max()
@@ -79,7 +84,7 @@ def layout_tilt(pts: np.ndarray, edge_angle: float = 0.0) -> float:
     n = len(pts)
     if n < 2:
         return 0.0
-    c = np.add.reduce(pts, 0) / len(pts)  # pts.mean(axis=0), without its checks
+    c = centroid(pts)
     r = np.hypot(*(pts - c).T)
     if n <= 5:
         v = pts[np.argsort(r)[-(4 if n > 3 else 2):]] - c

@@ -19,7 +19,7 @@ import functools
 import cv2
 import numpy as np
 
-from vision.layout import layout_error, layout_tilt
+from vision.layout import centroid, layout_error, layout_tilt
 
 MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
 MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
@@ -168,7 +168,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         value += 1
     if conf < least:
         return None, seen
-    c = np.add.reduce(pts, 0) / len(pts)  # pts.mean(axis=0), without its checks
+    c = centroid(pts)
     return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen
 
 
@@ -209,7 +209,7 @@ def _centre_pip(pts: np.ndarray, smooth: np.ndarray, part: float) -> bool:
     scale (or is weaker than they are), so the layout is read without it; on a true 2 or
     4 the middle is plain body. The contrast there tells them apart.
     """
-    c = np.rint(np.add.reduce(pts, 0) / len(pts)).astype(int)
+    c = np.rint(centroid(pts)).astype(int)
     at = np.rint(pts).astype(int)
     return bool(smooth[c[1], c[0]] >= part * smooth[at[:, 1], at[:, 0]].min())
 
@@ -300,10 +300,19 @@ def _side_pip_beside(sel: list[tuple[float, float, float]], contrast: np.ndarray
     if a is None or b is None:
         return False
     for (p, sp), (q, sq) in (((sel[0], a), (sel[1], b)), ((sel[1], b), (sel[0], a))):
-        across = abs(np.sin(np.arctan2(q[1] - p[1], q[0] - p[0]) - sq[2]))
-        if sp[1] <= ONE_ROUND and sq[1] >= SIDE_FLAT and across >= SIDE_ACROSS and sq[0] <= sp[0]:
+        if sp[1] <= ONE_ROUND and _side_pip(p, sp, q, sq):
             return True
     return False
+
+
+def _side_pip(top: tuple[float, float, float], top_shape: tuple[float, float, float],
+              t: tuple[float, float, float], shape: tuple[float, float, float]) -> bool:
+    """Is the spot at t a side face's pip beside the pip at top (shapes from _spot_shape)?
+
+    Foreshortened: flat, no bigger than the top pip, its long axis across the line from it.
+    """
+    across = abs(np.sin(np.arctan2(t[1] - top[1], t[0] - top[0]) - shape[2]))
+    return shape[1] >= SIDE_FLAT and across >= SIDE_ACROSS and shape[0] <= top_shape[0]
 
 
 def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
@@ -326,11 +335,9 @@ def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, in
     rest = peaks[1 + ONE_LOOK][2] if len(peaks) > 1 + ONE_LOOK else 0.0
     for t in peaks[1:1 + ONE_LOOK]:
         s = _spot_shape(t, contrast, face, side)
-        if s is not None:
-            across = abs(np.sin(np.arctan2(t[1] - top[1], t[0] - top[0]) - s[2]))
-            if s[1] >= SIDE_FLAT and across >= SIDE_ACROSS and s[0] <= s0[0]:
-                flat += 1
-                continue
+        if s is not None and _side_pip(top, s0, t, s):
+            flat += 1
+            continue
         rest = t[2]
         break
     if flat < SIDE_PIPS:
@@ -387,7 +394,7 @@ def _rest(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side
     """
     if k != 6:
         return (peaks[k][2] if k < len(peaks) else 0.0), False
-    c = np.add.reduce(pts, 0) / k
+    c = centroid(pts)
     corner = float(np.hypot(*(pts - c).T).max())
     beyond = False
     for t in peaks[k:]:
