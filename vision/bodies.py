@@ -29,6 +29,7 @@ _L_SCALE = np.arange(256, dtype=np.float32) * L_WEIGHT  # |dL| * L_WEIGHT for ev
 EDGE = 70.0
 EREL = 25.0
 LEVELS = (18.0, 28.0, 42.0)  # higher levels a too-big blob is cut at
+COMPACT = 0.6  # squareness above which a blob has a die's shape (square, filled)
 # cutting a blob of dice at their cores, in die edges: a hole smaller than HOLE die areas
 # is the die's own (pips, a pale face); a core is where the outline is at least SEED_R
 # away; two cores are SEED_GAP apart or more; a die's pixels lie within REACH of its core
@@ -140,7 +141,7 @@ def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k)
         parts = [Blob(((b.rect[0][0] + x, b.rect[0][1] + y), b.rect[1], b.rect[2]), b.area, b.contour + np.array([x, y]))
                  for b in blobs(m, min_side)]
-        n = sum(0.55 * die * die < b.area < 1.5 * die * die and b.squareness > 0.6 for b in parts)
+        n = sum(0.55 * die * die < b.area < 1.5 * die * die and b.squareness > COMPACT for b in parts)
         if n > best_n:
             best_n, best = n, [b for b in parts if b.area > 0.35 * die * die]
     return best, best_n
@@ -164,7 +165,7 @@ def blobs(mask: np.ndarray, min_side: float) -> list[Blob]:
 
 def die_size(candidates: list[Blob]) -> float | None:
     """The typical die edge: the median side of the compact, square blobs of a similar size."""
-    sq = [b for b in candidates if b.squareness > 0.6]
+    sq = [b for b in candidates if b.squareness > COMPACT]
     if not sq:
         return None
     return _typical_side([b.side for b in sq])

@@ -22,7 +22,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.bodies import (MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
+from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
                            split_at_cores)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.face import CROP, MARGIN, crop_die, read_face
@@ -51,6 +51,7 @@ SEED_OVERLAP = 0.02
 SEED_BODY = 22.0
 SEED_WINDOW = 0.6  # half the window the square's angle is measured in
 SQUARE = 0.75  # squareness of a blob that looks like one die
+ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 # oblique dice (a die seen from the side shows its top face and a side face, one long
 # blob): the frame's read faces lie on average at least LEAN off their parts' centres (die
 # edges), and the part's long axis within acos(LEAN_COS) of that direction; the top face
@@ -172,8 +173,8 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     pmask = np.zeros((CROP, CROP), np.uint8)
     cv2.fillPoly(pmask, [np.rint(poly).astype(np.int32).reshape(-1, 2)], 255)
     # the second colour axis (hue-only pips) is for blobs that already look like a die
-    square = blob.squareness > SQUARE and 0.6 * die * die < blob.area < 1.4 * die * die
-    if blob.squareness > 0.6 and _spread(patch, pmask) <= MIN_SPREAD:
+    square = blob.squareness > SQUARE and ONE_DIE[0] * die * die < blob.area < ONE_DIE[1] * die * die
+    if blob.squareness > COMPACT and _spread(patch, pmask) <= MIN_SPREAD:
         # a compact thing of one colour: no pips, no die (a stud of the tray), not worth
         # reading; a ragged blob may be a pale die's shaded part, its pips outside it
         return None
@@ -181,7 +182,7 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     if read.value is None:
         # a die-like part that does not read, a single die or dice heaped too close to cut
         # at their cores: a re-roll, not silence
-        if (blob.squareness > 0.6 and 0.6 * die * die < blob.area < MAX_PART * die * die):
+        if blob.squareness > COMPACT and ONE_DIE[0] * die * die < blob.area < MAX_PART * die * die:
             return Unreadable(((centre[0], centre[1]), (side, side), float(angle)), read.reason or "unclear")
         return None
     inv = cv2.invertAffineTransform(m)
@@ -193,7 +194,8 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
 def _oblique(blob: Blob, die: float) -> bool:
     """Could the blob be one die seen obliquely: a die's area, long, no narrower than a die?"""
     (_, _), (w, h), _ = blob.rect
-    return blob.squareness <= 0.6 and 0.6 * die * die < blob.area < 1.4 * die * die and min(w, h) > 0.7 * die
+    return (blob.squareness <= COMPACT and ONE_DIE[0] * die * die < blob.area < ONE_DIE[1] * die * die
+            and min(w, h) > 0.7 * die)
 
 
 def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[Blob, Blob]]:
