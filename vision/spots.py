@@ -31,7 +31,12 @@ SURE_ON_BLOB = 0.5  # the least confidence of a face read on the blob's outline 
 SURE = 0.7  # a face read this surely from the first map is not looked for in the second
 PIP_PART = 0.95  # the pips' colour: the mean of this top part of the face by distance from the body
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
-MAX_TILT = 30.0  # degrees a layout may be turned from the face's edges
+MAX_TILT = 30.0  # degrees a 2 or a 4 may be turned from the face's edges
+# (a 3, 5 or 6 is held to its own layout only: its line through the centre, centre pip or two rows
+# are no subset of another face, and the edges of an oblique or rounded die's face patch run
+# 30-45 degrees off on real 3s, 5s and 6s; a 2 and a 4 are what two or four pips of a bigger
+# face, or glare, make, and there the tilt check still turns them away)
+TILT_HELD = (2, 4)
 CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
 # (a true 4's middle is plain body, at most 0.07 on the even half; a 5's weak centre pip from 0.18)
 TWIN_6 = 0.17  # a peak this near (face sides) a stronger one is the same pip, for a 6 (pips lie 0.17 apart or more)
@@ -239,8 +244,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             face: np.ndarray) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks: (score, k, points) or None.
 
-    The pips must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
-    taken for a 2, or glare spots, mostly do not. When no face stands out, the strongest
+    A 2 or a 4 must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
+    taken for a 2, or glare spots, mostly do not (TILT_HELD). When no face stands out, the strongest
     peak may still be a 1 on the top face of an obliquely seen die (_frontal_one).
     """
     best = None
@@ -267,7 +272,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if e is None:
                 continue
             err = e
-        if layout_tilt(pts, edge_angle) > MAX_TILT:
+        if k in TILT_HELD and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
         if not _pip_shaped(sel, smooth, inside, side):
             continue
