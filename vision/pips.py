@@ -59,6 +59,12 @@ ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 LEAN = 0.1
 LEAN_COS = 0.7
 TOP_END = 0.5
+# a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
+# pale neighbour's rim run into it) is read again as a die-sized square around its
+# deepest point when that lies CORE_DEPTH die edges inside its outline (a die fits
+# there); a die read so holds back pip seeds only within CORE_CLAIM of its centre
+CORE_DEPTH = 0.4
+CORE_CLAIM = 0.2
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -104,6 +110,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     claimed: list[np.ndarray] = []
     oblique: list[Blob] = []
     lean: list[tuple[float, float]] = []
+    ragged: list[Blob] = []
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -128,6 +135,9 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             result = _read_blob(frame_bgr, part, s, die)
             if result is None and _oblique(part, die):
                 oblique.append(part)
+            elif (result is None and i < n_parts and part.squareness <= COMPACT
+                  and ONE_DIE[0] * die * die < part.area < MAX_PART * die * die):
+                ragged.append(part)
             if result is None or (i >= n_parts and not isinstance(result, Die)):
                 continue
             claimed.append(part.contour)
@@ -146,6 +156,17 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         result = _read_blob(frame_bgr, end, s, die)
         if isinstance(result, Die):
             claimed.append(part.contour)
+            dice.append(result)
+            sides.append(die / s)
+    # ragged parts that read as nothing: the die in them is a square around their core
+    for sq in _core_squares(work, ragged, die):
+        if _cut_by_view(sq, work.shape, edges):
+            continue
+        result = _read_blob(frame_bgr, sq, s, die)
+        if isinstance(result, Die):
+            # its middle only: a pale neighbour's pips beside it are still pip seeds
+            c, _, a = sq.rect
+            claimed.append(np.rint(cv2.boxPoints((c, (CORE_CLAIM * die,) * 2, a))).astype(np.int32).reshape(-1, 1, 2))
             dice.append(result)
             sides.append(die / s)
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
@@ -189,6 +210,31 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _core_squares(work: np.ndarray, parts: list[Blob], die: float) -> list[Blob]:
+    """Die-sized squares around the deepest point of each part, where a die fits.
+
+    A die with its shadow, a cable's end or a pale neighbour's rim run into it makes a
+    ragged part that reads as nothing; the die is still the part's thickest place, its
+    inscribed circle about half a die edge. The square is turned to the strongest edge
+    direction around it (the die's own edges and pip rows).
+    """
+    out: list[Blob] = []
+    grey = None
+    for blob in parts:
+        x, y, w, h = cv2.boundingRect(blob.contour)
+        m = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(m, [blob.contour - np.array([x - 1, y - 1])], -1, 255, -1)
+        _, depth, _, (px, py) = cv2.minMaxLoc(cv2.distanceTransform(m, cv2.DIST_L2, 3))
+        if depth < CORE_DEPTH * die:
+            continue
+        if grey is None:
+            grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+        cx, cy = float(px + x - 1), float(py + y - 1)
+        rect = ((cx, cy), (die, die), _square_angle(grey, cx, cy, int(round(SEED_WINDOW * die))))
+        out.append(Blob(rect, die * die, np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)))
+    return out
 
 
 def _oblique(blob: Blob, die: float) -> bool:

@@ -302,3 +302,39 @@ def test_top_ends_follow_the_lean():
     assert _top_ends([part], [(0.0, 0.05)]) == []  # no clear lean
     assert _top_ends([part], [(0.3, 0.0)]) == []  # the part lies across it
     assert _top_ends([part], []) == []
+
+
+def test_a_ragged_part_is_read_at_its_core(dice_sets):
+    """A dark die with a white die touching its corner (095503) or its own shadow run into
+    it (111457) makes one ragged part of about a die and a half that reads as nothing. The
+    die is the part's thickest place: a die-sized square there reads. The white 3 beside
+    the 6 of 095503 is still found by its pips (the 6 holds back only its own middle)."""
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191209_095503.jpg")
+    assert read_frame(cv2.imread(str(image.path))).values == image.values
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191208_111457.jpg")
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    reading = read_frame(frame)
+    ones = [b for b in image.boxes(w, h) if b.value == 1]
+    assert len(ones) == 3
+    assert all([d.value for d in reading.dice if b.contains(*d.box[0])] == [1] for b in ones)
+
+
+def test_core_square_sits_where_a_die_fits():
+    """The square goes to a part's deepest point, a die in size; a part too thin for a die
+    anywhere (a cable's end, a strip of a tray's rim) gives none."""
+    from vision.bodies import blobs
+    from vision.pips import _core_squares
+
+    work = np.full((120, 160, 3), 200, np.uint8)
+    mask = np.zeros((120, 160), np.uint8)
+    cv2.rectangle(mask, (40, 40), (69, 69), 255, -1)  # a die 30 px, its centre (54.5, 54.5)
+    cv2.rectangle(mask, (70, 50), (110, 58), 255, -1)  # its tail
+    cv2.rectangle(mask, (20, 100), (140, 108), 255, -1)  # a thin strip
+    cv2.rectangle(work, (40, 40), (69, 69), (40, 40, 40), -1)
+    parts = sorted(blobs(mask, 5), key=lambda b: b.rect[0][1])
+    assert len(parts) == 2
+    [sq] = _core_squares(work, parts, 30.0)
+    (cx, cy), (sw, sh), angle = sq.rect
+    assert abs(cx - 54.5) <= 1.5 and abs(cy - 54.5) <= 1.5 and (sw, sh) == (30.0, 30.0)
+    assert min(abs(angle) % 90, 90 - abs(angle) % 90) < 5  # the die's own edges
