@@ -59,6 +59,12 @@ ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 LEAN = 0.1
 LEAN_COS = 0.7
 TOP_END = 0.5
+# a die-like part that reads unclear is read again at its top-face end only in a view
+# that leans clearly (its read faces at least TILTED die edges off their parts' centres)
+# and along one of its sides (within acos(TILT_COS)): a close, oblique camera sees a
+# whole die, top and side faces, as one square blob
+TILTED = 0.2
+TILT_COS = 0.8
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (a die fits
@@ -111,6 +117,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     oblique: list[Blob] = []
     lean: list[tuple[float, float]] = []
     ragged: list[Blob] = []
+    unclear: list[tuple[Blob, Unreadable]] = []
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -150,12 +157,22 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                              (result.box[0][1] * s - part.rect[0][1]) / die))
             else:
                 unreadable.append(result)
+                if i < n_parts:
+                    unclear.append((part, result))
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
         result = _read_blob(frame_bgr, end, s, die)
         if isinstance(result, Die):
             claimed.append(part.contour)
+            dice.append(result)
+            sides.append(die / s)
+    # die-like parts that read unclear in a view that leans clearly: a whole die, top face
+    # and the side face turned to the camera; the top face is the end the read faces lean to
+    for part, end, u in _tilted_ends(unclear, lean):
+        result = _read_blob(frame_bgr, end, s, die)
+        if isinstance(result, Die):
+            unreadable = [x for x in unreadable if x is not u]
             dice.append(result)
             sides.append(die / s)
     # ragged parts that read as nothing: the die in them is a square around their core
@@ -272,6 +289,37 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
         size = (long * TOP_END, short) if w >= h else (short, long * TOP_END)
         box = np.rint(cv2.boxPoints((c, size, angle))).astype(np.int32).reshape(-1, 1, 2)
         out.append((blob, Blob((c, size, angle), size[0] * size[1], box)))
+    return out
+
+
+def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, float]]
+                 ) -> list[tuple[Blob, Blob, Unreadable]]:
+    """(part, its top-face end, its Unreadable) of unclear parts, when the view leans clearly.
+
+    A die-like part may be a whole die seen from the side (its blob nearly square: top
+    face and side face together); its top face is the TOP_END of the part along the rect
+    axis nearer the lean (within acos(TILT_COS)), at the lean's end. No clear lean
+    (TILTED), or a lean across the part's corners: nothing.
+    """
+    if not parts or not lean:
+        return []
+    vx, vy = np.mean(lean, axis=0).tolist()
+    norm = math.hypot(vx, vy)
+    if norm <= TILTED:
+        return []
+    out = []
+    for blob, u in parts:
+        (cx, cy), (w, h), angle = blob.rect
+        a = math.radians(angle)
+        axes = ((math.cos(a), math.sin(a), w, h), (-math.sin(a), math.cos(a), h, w))
+        ax, ay, along, across = max(axes, key=lambda t: abs(t[0] * vx + t[1] * vy))
+        dot = (ax * vx + ay * vy) / norm
+        if abs(dot) < TILT_COS:
+            continue
+        off = math.copysign(along * (1.0 - TOP_END) / 2.0, dot)
+        rect = ((cx + off * ax, cy + off * ay), (along * TOP_END, across), math.degrees(math.atan2(ay, ax)))
+        box = np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)
+        out.append((blob, Blob(rect, along * TOP_END * across, box), u))
     return out
 
 
