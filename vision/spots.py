@@ -7,7 +7,7 @@ the pips and keeps the body, whatever its colour): the contrast map is searched 
 round blobs (the Hessian's determinant, which answers to spots and not to the die's
 outline), and the k strongest blobs that form a 1-6 layout, are of one size and
 contrast, and stand clear of the next blob, are the face. When no map reads and a dark
-rim on the face's outline may have taken the pips' colour, a last map looks for it inside
+rim on the face's outline may have taken the pips' colour, two last maps look for it inside
 the rim. Every size is a fraction of the die's own edge, so nothing depends on the camera
 distance.
 """
@@ -26,6 +26,8 @@ MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a r
 SPOT_LEVEL = 0.85  # a pip's extent: where the contrast is above this part of the weakest pip's
 EVEN = 0.45  # the weakest pip of a face has at least this part of the strongest one's contrast
 HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as much lightness
+HUE_FLOOR = 16.0  # MIN_CONTRAST of the hue-only maps: their texture (marbling, glare) is weaker than in lightness
+# (an 8-unit hue shift; on the even half 16 read 4 more dice and no wrong, 14 added 2 wrongs on penlington-wood)
 DIP = 1.0  # pips that run together: the contrast between them falls below this part of the weaker (any dip)
 SURE_ON_BLOB = 0.5  # the least confidence of a face read on the blob's outline (no body colour region)
 SURE = 0.7  # a face read this surely from the first map is not looked for in the second
@@ -132,11 +134,13 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     # too weak to be chosen (a layout wider than the face), or a rim corner outshines the
     # weakest pip. When neither map reads and one of the first map's strongest spots lies
     # on the face's outer band, a last map takes the colour from inside the band (RIM) and
-    # passes over the rim's ridges there.
+    # passes over the rim's ridges there; and, that failing, the hue alone from inside the band.
     full = hue_far + sq[..., 0]
     first_top: list[tuple[float, float, float]] = []
-    for n, (shift, far, gain) in enumerate(((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN), (diff, full, 1.0))):
-        rim = n == 2
+    maps = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
+    for n, (shift, far, gain) in enumerate(maps + maps):
+        rim = n >= 2
+        floor = HUE_FLOOR if gain != 1.0 else MIN_CONTRAST
         if best is not None and best[0] >= (least if rim else SURE):
             break  # the hue alone, or inside the rim, could not read it better
         region = face
@@ -159,9 +163,9 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         elif n == 0:
             first_top = peaks[:RIM_TOP]
         if peaks:
-            floor = max(MIN_CONTRAST, EVEN * peaks[0][2])
-            seen = max(seen, sum(1 for t in peaks if t[2] >= floor))
-        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face)
+            least_pip = max(floor, EVEN * peaks[0][2])
+            seen = max(seen, sum(1 for t in peaks if t[2] >= least_pip))
+        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor)
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
@@ -241,8 +245,8 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float) -> tuple[list[tu
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
             side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
-            face: np.ndarray) -> tuple[float, int, np.ndarray] | None:
-    """The best face among the k strongest peaks: (score, k, points) or None.
+            face: np.ndarray, floor: float = MIN_CONTRAST) -> tuple[float, int, np.ndarray] | None:
+    """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     A 2 or a 4 must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
     taken for a 2, or glare spots, mostly do not (TILT_HELD). When no face stands out, the strongest
@@ -256,7 +260,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             break
         sel = src[:k]
         weakest = sel[-1][2]
-        if weakest < EVEN * sel[0][2] or weakest < MIN_CONTRAST:
+        if weakest < EVEN * sel[0][2] or weakest < floor:
             break  # and so for every bigger k: the peaks come strongest first
         pts = np.array([(t[0], t[1]) for t in sel], np.float32)
         rest, beyond = _rest(src, k, pts, side)
@@ -286,7 +290,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if k == 2 and _side_pip_beside(sel, contrast, face, side):
                 continue  # a 1 and a side face's pip
             best = (score, k, pts)
-    if (best is None or best[0] < MIN_CONFIDENCE) and peaks and peaks[0][2] >= MIN_CONTRAST:
+    if (best is None or best[0] < MIN_CONFIDENCE) and peaks and peaks[0][2] >= floor:
         one = _frontal_one(peaks, smooth, inside, side, centre, contrast, face)
         if one is not None and (best is None or one > best[0]):
             best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))

@@ -259,3 +259,18 @@ def test_a_three_five_or_six_turned_off_the_face_edges_is_read(dice_sets, name, 
     frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
     near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
     assert [d.value for d in near] == [value]
+
+
+@pytest.mark.parametrize("name,centre,value", [("IMG_20191208_111858.jpg", (408, 335), 4),
+                                               ("IMG_20191209_095854.jpg", (163, 410), 3),
+                                               ("IMG_20191208_112353.jpg", (463, 335), 5),
+                                               ("IMG_20191209_100150.jpg", (493, 225), 5)])
+def test_pips_of_another_hue_are_read_above_the_hue_floor_and_inside_the_rim(dice_sets, name, centre, value):
+    from vision.pips import read_frame
+
+    # byler-d6 dice whose pips differ from the body in hue: the first two have a pip weaker
+    # than MIN_CONTRAST in the hue map but above HUE_FLOOR; the last two (a red die with
+    # yellow pips, a dark rim) are read by the hue map from inside the rim
+    frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
+    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
+    assert [d.value for d in near] == [value]
