@@ -67,9 +67,14 @@ TILTED = 0.2
 TILT_COS = 0.8
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
-# deepest point when that lies CORE_DEPTH die edges inside its outline (a die fits
-# there); a die read so holds back pip seeds only within CORE_CLAIM of its centre
-CORE_DEPTH = 0.4
+# deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
+# die fits there); so is what a blob of dice that gave a die keeps after the parts that
+# read (a die whose core the cut missed, or lost below the level it was cut at), up to
+# LEFT_MOST squares, CORE_GAP die edges apart. A die read so holds back pip seeds only
+# within CORE_CLAIM of its centre
+CORE_DEPTH = 0.45
+CORE_GAP = 0.8
+LEFT_MOST = 4
 CORE_CLAIM = 0.2
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -118,6 +123,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     lean: list[tuple[float, float]] = []
     ragged: list[Blob] = []
     unclear: list[tuple[Blob, Unreadable]] = []
+    left: list[tuple[np.ndarray, tuple[int, int]]] = []
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -129,6 +135,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             if n and (n >= round(blob.area / (die * die)) or blob.area > MAX_DICE * die * die):
                 parts = raised
         by_tail: list[Blob] = []
+        held: list[np.ndarray] = []
+        n_read = 0
         parts = [q for p in parts
                  for q in (split_at_cores(p, mask, die, by_tail) if p.area > SEVERAL * die * die else [p])]
         # a part by a tail (a cable) is as likely the thing the cable ends in (its plug, a
@@ -148,7 +156,9 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             if result is None or (i >= n_parts and not isinstance(result, Die)):
                 continue
             claimed.append(part.contour)
+            held.append(part.contour)
             if isinstance(result, Die):
+                n_read += 1
                 dice.append(result)
                 sides.append(part.side / s)
                 # where the face read lies in its part, in die edges: an oblique die's top face
@@ -159,6 +169,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 unreadable.append(result)
                 if i < n_parts:
                     unclear.append((part, result))
+        if n_read and SEVERAL * die * die < blob.area <= MAX_DICE * die * die:
+            left.append(_leftover(blob, held))
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
@@ -175,8 +187,11 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             unreadable = [x for x in unreadable if x is not u]
             dice.append(result)
             sides.append(die / s)
-    # ragged parts that read as nothing: the die in them is a square around their core
-    for sq in _core_squares(work, ragged, die):
+    # what blobs of dice keep beyond their read parts, then ragged parts that read as
+    # nothing: a die there is a square around the deepest point
+    cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
+    cores += [c for m, at in map(_filled, ragged) for c in _deepest(m, at, die, 1)]
+    for sq in _squares(work, cores, die):
         if _cut_by_view(sq, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, sq, s, die)
@@ -229,26 +244,48 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
 
 
-def _core_squares(work: np.ndarray, parts: list[Blob], die: float) -> list[Blob]:
-    """Die-sized squares around the deepest point of each part, where a die fits.
+def _filled(blob: Blob) -> tuple[np.ndarray, tuple[int, int]]:
+    """The blob filled in a mask of its bounding box and a pixel's border, and where that lies."""
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    m = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(m, [blob.contour - np.array([x - 1, y - 1])], -1, 255, -1)
+    return m, (x - 1, y - 1)
+
+
+def _leftover(blob: Blob, held: list[np.ndarray]) -> tuple[np.ndarray, tuple[int, int]]:
+    """The blob filled, less its parts that read (as _filled)."""
+    m, (x, y) = _filled(blob)
+    if held:
+        cv2.drawContours(m, [c - np.array([x, y]) for c in held], -1, 0, -1)
+    return m, (x, y)
+
+
+def _deepest(m: np.ndarray, at: tuple[int, int], die: float, most: int) -> list[tuple[float, float]]:
+    """Up to `most` points of a mask at least CORE_DEPTH die edges inside it, deepest first,
+    CORE_GAP apart (working pixels: the mask lies at `at`)."""
+    dt = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+    out: list[tuple[float, float]] = []
+    for _ in range(most):
+        _, depth, _, (px, py) = cv2.minMaxLoc(dt)
+        if depth < CORE_DEPTH * die:
+            break
+        out.append((float(px + at[0]), float(py + at[1])))
+        cv2.circle(dt, (px, py), int(round(CORE_GAP * die)), 0, -1)
+    return out
+
+
+def _squares(work: np.ndarray, centres: list[tuple[float, float]], die: float) -> list[Blob]:
+    """Die-sized squares at the centres, each turned to the strongest edge direction around it.
 
     A die with its shadow, a cable's end or a pale neighbour's rim run into it makes a
     ragged part that reads as nothing; the die is still the part's thickest place, its
-    inscribed circle about half a die edge. The square is turned to the strongest edge
-    direction around it (the die's own edges and pip rows).
+    inscribed circle about half a die edge, and its own edges and pip rows give its turn.
     """
-    out: list[Blob] = []
-    grey = None
-    for blob in parts:
-        x, y, w, h = cv2.boundingRect(blob.contour)
-        m = np.zeros((h + 2, w + 2), np.uint8)
-        cv2.drawContours(m, [blob.contour - np.array([x - 1, y - 1])], -1, 255, -1)
-        _, depth, _, (px, py) = cv2.minMaxLoc(cv2.distanceTransform(m, cv2.DIST_L2, 3))
-        if depth < CORE_DEPTH * die:
-            continue
-        if grey is None:
-            grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        cx, cy = float(px + x - 1), float(py + y - 1)
+    if not centres:
+        return []
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    out = []
+    for cx, cy in centres:
         rect = ((cx, cy), (die, die), _square_angle(grey, cx, cy, int(round(SEED_WINDOW * die))))
         out.append(Blob(rect, die * die, np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)))
     return out
