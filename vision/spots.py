@@ -30,6 +30,10 @@ HUE_FLOOR = 16.0  # MIN_CONTRAST of the hue-only maps: their texture (marbling, 
 # (an 8-unit hue shift; on the even half 16 read 4 more dice and no wrong, 14 added 2 wrongs on penlington-wood)
 DIP = 1.0  # pips that run together: the contrast between them falls below this part of the weaker (any dip)
 SURE_ON_BLOB = 0.5  # the least confidence of a face read on the blob's outline (no body colour region)
+PALE = 12.0  # Lab units: a body this near the surface's colour is read on its body colour patch and on the blob
+# (even half: 8 read one die less than 12-20; 20 read a label-less crop on penlington-wood's odd half)
+BLOB_ROUND = 1.6  # ... where every pip's spot is at most this long over its width (1.4-1.8 alike; 2.2 let a
+# blob holding two dice veto a right read; no check let a close-up die's side face in as an extra die)
 SURE = 0.7  # a face read this surely from the first map is not looked for in the second
 PIP_PART = 0.95  # the pips' colour: the mean of this top part of the face by distance from the body
 MEDIAN = 0.4  # the body colour around a pip: a median over this part of the face side
@@ -93,6 +97,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
     least = MIN_CONFIDENCE
+    pale = None
     outside = mask == 0
     if np.count_nonzero(outside) > 20:
         # the blob may hold some of the surface, or miss part of the die (a blob is cut at
@@ -110,6 +115,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         near_face = parts == np.bincount(ids).argmax()
         area = int(np.count_nonzero(near_face))
         if area >= 0.3 * side * side:
+            if float(np.linalg.norm(surface - body)) < PALE:
+                pale = (inner_mask, inner_mask, side, centre, max(least, SURE_ON_BLOB))  # the blob's own
             face = inner_mask = near_face
             m = cv2.moments(face.astype(np.uint8), binaryImage=True)
             centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
@@ -118,9 +125,32 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
             # a pale die on a pale surface: body and surface too alike to tell apart, so
             # the blob's outline is the face, and only a sure read of it counts
             least = max(least, SURE_ON_BLOB)
+    diff = lab.astype(np.float32) - bg
+    read, seen = _read_maps(diff, face, inner_mask, side, centre, least)
+    if pale is not None:
+        # body and surface nearly alike (a white die on a pale table): the patch of body
+        # colour is cut by shading and by big dark pips pulling the median down, so the
+        # blob's outline has its say too, as sure as SURE_ON_BLOB and with round pips only
+        # (BLOB_ROUND: a side face seen past the blob's edge has flat ones); when both
+        # read, they must agree
+        other, seen_blob = _read_maps(diff, *pale, round_pips=True)
+        seen = max(seen, seen_blob)
+        if read is None:
+            read = other
+        elif other is not None and other[0] != read[0]:
+            read = None
+    return read, seen
+
+
+def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
+               least: float, round_pips: bool = False) -> tuple[SpotRead | None, int]:
+    """The face read from the contrast maps of the shift from the body colour (diff) on the face.
+
+    round_pips: the read counts only when every pip's spot is round (BLOB_ROUND).
+    """
+    seen = 0
     contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
-    diff = lab.astype(np.float32) - bg
     sq = diff * diff
     hue_far = sq[..., 1] + sq[..., 2]  # squared distances from the body: only their order counts
     best = None
@@ -169,16 +199,25 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
-            best = (*cand, smooth)
+            best = (*cand, smooth, contrast)
     if best is None:
         return None, seen
-    conf, value, pts, smooth = best
+    conf, value, pts, smooth, contrast = best
+    if round_pips and not all(_round(p, contrast, face, side) for p in pts):
+        return None, seen
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
         value += 1
     if conf < least:
         return None, seen
     c = centroid(pts)
     return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen
+
+
+def _round(p: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:
+    """Is the spot at p no longer than BLOB_ROUND over its width?"""
+    x, y = float(p[0]), float(p[1])
+    shape = _spot_shape((x, y, float(contrast[int(y), int(x)])), contrast, face, side)
+    return shape is not None and shape[1] <= BLOB_ROUND
 
 
 def _off_rim(peaks: list[tuple[float, float, float]], contrast: np.ndarray, face: np.ndarray,
