@@ -136,11 +136,28 @@ def _centre(die: Die) -> tuple[float, float]:
     return die.box[0]
 
 
+def _nearest_box(boxes: list[LabelledBox], x: float, y: float) -> int | None:
+    """The labelled box a read die belongs to: of those holding its centre, the one it is
+    nearest the middle of (in box sizes), or None.
+
+    Grown boxes of touching dice overlap; a read die lying in two of them is one die's,
+    not a second read of each.
+    """
+    best, where = None, float("inf")
+    for j, box in enumerate(boxes):
+        if box.contains(x, y):
+            d = max(abs(x - box.xc) / box.w, abs(y - box.yc) / box.h)
+            if d < where:
+                best, where = j, d
+    return best
+
+
 def score_image(image: LabelledImage, reading: FrameReading, width: int, height: int) -> ImageScore:
     """Exact match, die recall (box matching) and extra dice for one image.
 
-    A labelled die is recalled when exactly one read die has its centre inside the
-    labelled box and that die has the labelled value. For an image in label_issues.csv
+    Each read die belongs to the labelled box its centre lies in (the nearest one's
+    middle when grown boxes overlap). A labelled die is recalled when exactly one read die
+    belongs to it and that die has the labelled value. For an image in label_issues.csv
     only read dice inside labelled boxes count (the unlabelled die may be read freely).
     """
     read_values = tuple(sorted(d.value for d in reading.dice))
@@ -154,12 +171,12 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
         return ImageScore(image.file, exact, len(image.values), 0, extra, read_values,
                           reading.ms, False)
     boxes = image.boxes(width, height)
+    owner = [_nearest_box(boxes, *_centre(d)) for d in reading.dice]
+    matched_dice = {i for i, b in enumerate(owner) if b is not None}
     recalled = 0
-    matched_dice: set[int] = set()
-    for box in boxes:
-        inside = [i for i, d in enumerate(reading.dice) if box.contains(*_centre(d))]
-        matched_dice.update(inside)
-        if len(inside) == 1 and reading.dice[inside[0]].value == box.value:
+    for j, box in enumerate(boxes):
+        mine = [i for i, b in enumerate(owner) if b == j]
+        if len(mine) == 1 and reading.dice[mine[0]].value == box.value:
             recalled += 1
     unmatched = len(reading.dice) - len(matched_dice)
     if image.partial:

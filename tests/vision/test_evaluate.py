@@ -40,3 +40,16 @@ def test_label_issue_images_score_labelled_dice_only():
     assert s.exact and s.extra == 0 and s.recalled == 2
     s = score_image(IMAGE, reading, 400, 400)
     assert not s.exact and s.extra == 1
+
+
+def test_touching_dice_whose_grown_boxes_overlap_are_each_recalled():
+    # two touching dice, labelled boxes 40 px wide with centres 36 px apart: grown by
+    # BOX_SLACK they overlap, and each read die's centre lies in both
+    touching = LabelledImage("t.jpg", Path("t.jpg"), (3, 4),
+                             ((3, 0.455, 0.5, 0.1, 0.1), (4, 0.545, 0.5, 0.1, 0.1)))
+    reading = FrameReading((_die(3, 195, 200), _die(4, 205, 200)))
+    s = score_image(touching, reading, 400, 400)
+    assert s.recalled == 2 and s.extra == 0 and s.exact
+    # a die read twice is still not recalled, and a wrong value is still wrong
+    s = score_image(touching, FrameReading((_die(3, 180, 200), _die(3, 186, 200), _die(5, 205, 200))), 400, 400)
+    assert s.recalled == 0 and s.extra == 0
