@@ -76,6 +76,9 @@ CORE_DEPTH = 0.45
 CORE_GAP = 0.8
 LEFT_MOST = 4
 CORE_CLAIM = 0.2
+# a read part whose face covers less than FACE_COVER of its area holds only its face box
+# out of what its blob keeps: the rest may be most of a touching die the part took in
+FACE_COVER = 0.6
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -156,7 +159,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             if result is None or (i >= n_parts and not isinstance(result, Die)):
                 continue
             claimed.append(part.contour)
-            held.append(part.contour)
+            held.append(_held(part, result, s))
             if isinstance(result, Die):
                 n_read += 1
                 dice.append(result)
@@ -250,6 +253,23 @@ def _filled(blob: Blob) -> tuple[np.ndarray, tuple[int, int]]:
     m = np.zeros((h + 2, w + 2), np.uint8)
     cv2.drawContours(m, [blob.contour - np.array([x - 1, y - 1])], -1, 255, -1)
     return m, (x - 1, y - 1)
+
+
+def _held(part: Blob, result: Die | Unreadable, s: float) -> np.ndarray:
+    """What a read part holds out of its blob's leftover (a contour, working pixels).
+
+    A part that read as a die whose face box covers less than FACE_COVER of it holds only
+    that box: the cut around the dice's cores can give one die's part most of a touching
+    die (in byler-d6's heaps, the cut's line runs through the neighbour), whose core is
+    then left to be searched. An unclear part, or one its face fills, holds all of itself
+    (a cable's loop read as a die has a face box the size of the loop: nothing is left).
+    """
+    if isinstance(result, Die):
+        (fx, fy), (fw, fh), angle = result.box
+        if fw * fh * s * s < FACE_COVER * part.area:
+            box = cv2.boxPoints(((fx * s, fy * s), (fw * s, fh * s), angle))
+            return np.rint(box).astype(np.int32).reshape(-1, 1, 2)
+    return part.contour
 
 
 def _leftover(blob: Blob, held: list[np.ndarray]) -> tuple[np.ndarray, tuple[int, int]]:

@@ -404,3 +404,38 @@ def test_tilted_ends_take_the_axis_along_a_clear_lean():
     assert _tilted_ends([(part, u)], [(0.0, 0.15)]) == []  # leans, but not clearly
     assert _tilted_ends([(part, u)], [(0.25, 0.22)]) == []  # across its corners
     assert _tilted_ends([(part, u)], []) == []
+
+
+@pytest.mark.parametrize("file, at", [("IMG_20191208_112353.jpg", (286, 199)), ("IMG_20191208_112926.jpg", (283, 165)),
+                                      ("IMG_20191208_112404.jpg", (337, 360))])
+def test_a_die_a_read_neighbours_part_took_is_found(dice_sets, file, at, monkeypatch):
+    """byler-d6 heaps: the cut around the dice's cores gave a die's part most of the die
+    touching it; the part reads as its own die, its face box covering under FACE_COVER of
+    it. Holding only that box out of the blob's leftover leaves the neighbour's core to be
+    read (a 5, a 2, a 2); holding the whole part (FACE_COVER 0) loses it."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == [box.value]
+    monkeypatch.setattr(pips, "FACE_COVER", 0.0)
+    assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == []
+
+
+def test_a_part_its_face_fills_holds_all_of_itself():
+    """_held: a two-dice part read as one die holds only that die's face box; a part its
+    face fills, or an unclear part, holds its whole outline."""
+    from vision.bodies import Blob
+    from vision.dice import Die, Unreadable
+    from vision.pips import _held
+
+    rect = ((40.0, 25.0), (60.0, 30.0), 0.0)
+    part = Blob(rect, 1800.0, np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2))
+    face = Die(3, ((50.0, 50.0), (56.0, 56.0), 0.0), 0.9)  # full-frame pixels; s = 0.5: 28 x 28 working
+    box = _held(part, face, 0.5)
+    assert cv2.contourArea(box) == pytest.approx(28 * 28, rel=0.05)
+    assert cv2.boundingRect(box)[0] == pytest.approx(11, abs=1)
+    assert _held(part, Die(3, ((40.0, 50.0), (90.0, 90.0), 0.0), 0.9), 0.5) is part.contour  # 45 x 45 of 60 x 30
+    assert _held(part, Unreadable(rect, "unclear"), 0.5) is part.contour
