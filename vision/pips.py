@@ -79,6 +79,10 @@ CORE_CLAIM = 0.2
 # a read part whose face covers less than FACE_COVER of its area holds only its face box
 # out of what its blob keeps: the rest may be most of a touching die the part took in
 FACE_COVER = 0.6
+# a blob bigger than MAX_DICE die areas is a heap of dice when the dice read in it fill at
+# least HEAP of its area (byler-d6's heaps 0.22-0.66); the tray's rim with a die or two
+# read against it fills 0.02 or less: its leftover would be rim, not dice
+HEAP = 0.2
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -172,8 +176,9 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 unreadable.append(result)
                 if i < n_parts:
                     unclear.append((part, result))
-        if n_read and SEVERAL * die * die < blob.area <= MAX_DICE * die * die:
-            left.append(_leftover(blob, held))
+        if n_read and SEVERAL * die * die < blob.area and (blob.area <= MAX_DICE * die * die
+                                                          or n_read * die * die >= HEAP * blob.area):
+            left.append(_leftover(blob, held, mask))
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
@@ -272,12 +277,18 @@ def _held(part: Blob, result: Die | Unreadable, s: float) -> np.ndarray:
     return part.contour
 
 
-def _leftover(blob: Blob, held: list[np.ndarray]) -> tuple[np.ndarray, tuple[int, int]]:
-    """The blob filled, less its parts that read (as _filled)."""
+def _leftover(blob: Blob, held: list[np.ndarray], mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """The blob's pixels of the mask, less its parts that read (as _filled).
+
+    Its outline filled would close the gaps a heap of dice encloses: the surface between
+    four dice is a hole of the mask a die's square would fit in.
+    """
     m, (x, y) = _filled(blob)
     if held:
         cv2.drawContours(m, [c - np.array([x, y]) for c in held], -1, 0, -1)
-    return m, (x, y)
+    h, w = m.shape
+    pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return cv2.bitwise_and(m, pad[y + 1:y + 1 + h, x + 1:x + 1 + w]), (x, y)
 
 
 def _deepest(m: np.ndarray, at: tuple[int, int], die: float, most: int) -> list[tuple[float, float]]:
