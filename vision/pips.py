@@ -162,8 +162,10 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 ragged.append(part)
             if result is None or (i >= n_parts and not isinstance(result, Die)):
                 continue
-            claimed.append(part.contour)
+            # a part its face covers little of holds, and claims from the pip seeds, only
+            # its face: a pale neighbour in it is the seeds' to find
             held.append(_held(part, result, s))
+            claimed.append(held[-1])
             if isinstance(result, Die):
                 n_read += 1
                 dice.append(result)

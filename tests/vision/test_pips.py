@@ -474,3 +474,17 @@ def test_a_heap_bigger_than_max_dice_is_searched_when_its_dice_fill_it(dice_sets
     assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == [box.value]
     monkeypatch.setattr(pips, "HEAP", 1e9)
     assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == []
+
+
+def test_a_part_its_face_covers_little_of_claims_only_its_face_from_the_pip_seeds(dice_sets, monkeypatch):
+    """penlington-wood five_34: two pale 5s, one behind the other in the oblique view,
+    make one part that reads as the nearer die, its face box under FACE_COVER of it. The
+    pip seeds may take the other die's pips only if the part claims no more than its face
+    box: all four 5s read; claiming the whole part (FACE_COVER 0), three."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "five_34.jpg")
+    frame = cv2.imread(str(image.path))
+    assert read_frame(frame).values == image.values == (5, 5, 5, 5)
+    monkeypatch.setattr(pips, "FACE_COVER", 0.0)
+    assert read_frame(frame).values == (5, 5, 5)
