@@ -7,7 +7,8 @@ one. Each die-sized blob is cut out of the full-resolution frame, turned upright
 by vision.face; blobs of several dice run together are cut around each die's core.
 Everything is relative to the die size: nothing is tied to one camera distance. What looks
 like a die but does not read cleanly comes back as Unreadable, so the table asks for a
-re-roll instead of guessing. A blob that runs into the camera's view edge is not read (cut
+re-roll instead of guessing. An underexposed frame is brought up to a normal exposure first
+(vision.exposure). A blob that runs into the camera's view edge is not read (cut
 off, it could be anything); a region's edge (the tray wall) does not count. A pale die on a
 pale surface may get no blob at all, only its dark pips stand out: clusters of pips that no
 blob read holds are read as die-sized squares too (_pip_seeds), and kept only when they
@@ -25,6 +26,7 @@ import numpy as np
 from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
                            split_at_cores)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
+from vision.exposure import exposed
 from vision.face import CROP, MARGIN, crop_die, read_face
 
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
@@ -101,6 +103,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     fh, fw = frame_bgr.shape[:2]
     if fh < 8 or fw < 8:
         return FrameReading(ms=(time.perf_counter() - t0) * 1000.0)
+    frame_bgr = exposed(frame_bgr)  # an underexposed frame's contrasts fall under every floor
     if die_size_px:
         s = min(1.0, WORK_DIE_PX / float(die_size_px))
     else:
