@@ -50,6 +50,11 @@ BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is 
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
 SMALL_6 = 6.0  # a 6's smallest pip: at least 1/6 of its biggest's area (other faces: 1/4)
 SECOND_6 = 2.5  # ... and its second smallest at least 1/2.5 of the biggest
+OWN_LEVEL = (5,)  # pips whose areas at one level disagree are measured each at its own contrast for these counts
+# (a 5's cross with its centre pip is no part of another face; a 3's line was a 6's column or a 5's diagonal on a
+# side face in penlington-wood, and for a 2, 4 or 6 the side faces' spots, small at one level, grow to a pip's size at
+# their own: on byler-d6's even half a 4 with two read as 6, a 1 as 2)
+OWN_HALF = 0.5  # ... at this part of the pip's own contrast
 ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else 0.22)
 ONE_ROUND = 1.5  # ... the pip at most this long over its width
 ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
@@ -477,7 +482,32 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
         return False
     if (a / np.maximum(1, w * h)).min() < 0.4:
         return False
-    return _sizes_agree(a)
+    if _sizes_agree(a):
+        return True
+    # a 5's centre pip may stand out from the corner ones in contrast (glare, shade, a soft
+    # or compressed picture): at one level for all, the stronger pips' spots are wider than
+    # the weaker's though the pips are one size; each at half its own contrast, they agree
+    return len(sel) in OWN_LEVEL and _sizes_agree(_own_areas(sel, smooth, inside, side))
+
+
+def _own_areas(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
+               side: float) -> np.ndarray:
+    """Each chosen peak's spot area at OWN_HALF of its own contrast, of the pixels nearer it than the other peaks."""
+    pk = np.array([(t[0], t[1]) for t in sel], np.float32)
+    r = max(3, int(round(0.3 * side)))
+    h, w = smooth.shape
+    out = np.zeros(len(sel), np.float32)
+    for i, t in enumerate(sel):
+        x, y = int(t[0]), int(t[1])
+        x0, y0 = max(0, x - r), max(0, y - r)
+        x1, y1 = min(w, x + r + 1), min(h, y + r + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        mine = ((xx[..., None] - pk[:, 0]) ** 2 + (yy[..., None] - pk[:, 1]) ** 2).argmin(axis=-1) == i
+        m = (smooth[y0:y1, x0:x1] > OWN_HALF * t[2]) & inside[y0:y1, x0:x1] & mine
+        _, lab = cv2.connectedComponents(m.astype(np.uint8), connectivity=4)
+        label = lab[y - y0, x - x0]
+        out[i] = np.count_nonzero(lab == label) if label else 0.0
+    return out
 
 
 def _sizes_agree(a: np.ndarray) -> bool:
