@@ -46,6 +46,9 @@ TAIL = 0.6
 TAIL_LEN = 1.6
 TAIL_WIDTH = 0.5
 MAX_DICE = 8.5
+# a blob of at most INSCRIBED_FEW areas of its inscribed circle's square is a die or two
+# run together (die_size_inscribed): its squareness says how die-like it is
+INSCRIBED_FEW = 3.0
 
 
 @dataclass(frozen=True)
@@ -171,23 +174,30 @@ def die_size(candidates: list[Blob]) -> float | None:
     return _typical_side([b.side for b in sq])
 
 
-def _typical_side(found: list[float]) -> float:
-    """The median of the densest run of sides within +-25 %: the dice, not noise or clutter."""
-    sides = np.array(sorted(found), np.float64)
+def _typical_side(found: list[float], tie: list[float] | None = None) -> float:
+    """The median of the densest run of sides within +-25 %: the dice, not noise or clutter.
+
+    Runs as dense as each other go to the one with the highest tie key when one is given
+    (how die-like its blobs are), else to the larger sides.
+    """
+    order = sorted(range(len(found)), key=found.__getitem__)
+    vals = [float(found[i]) for i in order]
+    keys = None if tie is None else [float(tie[i]) for i in order]
+    sides = np.array(vals, np.float64)
     # sorted: each run is one slice, its median the middle one (or two) of it
     starts = np.searchsorted(sides, sides * 0.8, side="right").tolist()
     ends = np.searchsorted(sides, sides * 1.25, side="left").tolist()
-    vals = sides.tolist()
 
     def median(a: int, b: int) -> float:
         m = (a + b) // 2
         return vals[m] if (b - a) % 2 else (vals[m - 1] + vals[m]) / 2
 
-    best, best_n = median(0, len(vals)), 0
+    best, best_n, best_key = median(0, len(vals)), 0, (-1.0, 0.0)
     for s, a, b in zip(vals, starts, ends):
         n = b - a
-        if n > best_n or (n == best_n and s > best):
-            best_n, best = n, median(a, b)
+        key = (max(keys[a:b]), s) if keys is not None else (0.0, s)
+        if n > best_n or (n == best_n and (key > best_key if keys is not None else s > best)):
+            best_n, best, best_key = n, median(a, b), key
     return best
 
 
@@ -196,10 +206,15 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
 
     Dice run together (a pair touching) make no square blob, but the circle inscribed in
     the pair is still the one inscribed in one die. A blob counts when its area holds
-    one to a few dice of that size (not a cable, not a laptop's edge).
+    one to a few dice of that size (not a cable, not a laptop's edge). One die or a pair
+    of the few often stands alone, as does a thing's widest place (a cable's bead, the
+    label on it, a laptop's corner), and that is bigger: of runs as dense as each other
+    the one with the most compact blob wins (squareness, counted for blobs of at most
+    INSCRIBED_FEW circle areas: a long thing's squareness is no die's).
     """
     dt = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 3)
-    sides = []
+    sides: list[float] = []
+    tie: list[float] = []
     for b in candidates:
         x, y, w, h = cv2.boundingRect(b.contour)
         inner = np.zeros((h, w), np.uint8)
@@ -208,9 +223,10 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
         side = 2.0 * r
         if side > 0 and 0.7 < b.area / (side * side) < 6.0:
             sides.append(side)
+            tie.append(b.squareness if b.area < INSCRIBED_FEW * side * side else 0.0)
     if not sides:
         return None
-    return _typical_side(sides)
+    return _typical_side(sides, tie)
 
 
 def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob] | None = None) -> list[Blob]:
