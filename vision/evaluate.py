@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from vision.dice import Die, FrameReading
 
 # A labelled box is grown by this factor before asking whether a read die's centre lies
@@ -191,10 +193,12 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
 
 
 def evaluate_set(folder: str | Path, read: Callable[..., FrameReading],
-                 files: Callable[[int, LabelledImage], bool] | None = None) -> SetScore:
+                 files: Callable[[int, LabelledImage], bool] | None = None,
+                 change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:
     """Read every labelled image of a set with `read(frame_bgr)` and score it.
 
-    `files(index, image)` optionally selects a subset (e.g. even-indexed files for a split).
+    `files(index, image)` optionally selects a subset (e.g. even-indexed files for a split);
+    `change(frame)` is applied to each photo before it is read (vision.retake).
     """
     import cv2  # heavy import kept local
 
@@ -205,6 +209,8 @@ def evaluate_set(folder: str | Path, read: Callable[..., FrameReading],
         frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
         if frame is None:
             raise FileNotFoundError(f"{image.path}: cannot read image")
+        if change is not None:
+            frame = change(frame)
         reading = read(frame)
         score.images.append(score_image(image, reading, frame.shape[1], frame.shape[0]))
     return score

@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--split", choices=("all", "even", "odd"), default="all",
                         help="score every image, or only even- / odd-indexed ones (train/held-out)")
+    parser.add_argument("--change", default="none", metavar="NAME",
+                        help="read each photo as another camera or room would take it: "
+                             "scale0.6, dark0.6, blur1, jpeg40, ... (vision.retake; 'list' lists them)")
     parser.add_argument("--failures", action="store_true",
                         help="also list the images not read exactly")
 
@@ -25,6 +28,13 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.evaluate import evaluate_set
     from vision.pips import read_frame
+    from vision.retake import CHANGES
+
+    if args.change == "list":
+        print(" ".join(CHANGES))
+        return 0
+    if args.change not in CHANGES:
+        raise UserError(f"--change {args.change}: not a picture change (one of: {', '.join(CHANGES)})")
 
     folder = Path(args.dir)
     if not (folder / "labels.csv").is_file():
@@ -35,15 +45,17 @@ def run(args: argparse.Namespace) -> int:
         parity = 0 if args.split == "even" else 1
         select = lambda i, _img: i % 2 == parity  # noqa: E731
     try:
-        score = evaluate_set(folder, read_frame, select)
+        score = evaluate_set(folder, read_frame, select, CHANGES[args.change])
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from exc
     result = score.as_dict()
+    if args.change != "none":
+        result["change"] = args.change
     if args.json:
         print(json.dumps(result))
     else:
         recall = result["die_recall"]
-        print(f"images      {result['images']}")
+        print(f"images      {result['images']}" + (f" (as {args.change})" if args.change != "none" else ""))
         print(f"exact       {result['exact']:.1%}")
         print(f"die recall  {'n/a (no boxes.csv)' if recall is None else f'{recall:.1%}'}")
         print(f"extra dice  {result['extra_dice']}")

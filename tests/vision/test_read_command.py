@@ -33,7 +33,7 @@ def test_read_bad_file_says_so(tmp_path, capsys):
     assert row == {"file": str(bad), "error": "cannot read image"}
 
 
-def test_bench_vision_json(tmp_path, dice_sets, capsys):
+def _two_image_set(tmp_path, dice_sets):
     # a two-image set laid out like the shared ones
     src = dice_sets / "penlington-wood"
     (tmp_path / "images").mkdir()
@@ -44,6 +44,10 @@ def test_bench_vision_json(tmp_path, dice_sets, capsys):
     (tmp_path / "boxes.csv").write_text("\n".join([blines[0]] + [l for l in blines if l.split(",")[0] in keep]) + "\n")
     for f in keep:
         (tmp_path / "images" / f).write_bytes((src / "images" / f).read_bytes())
+
+
+def test_bench_vision_json(tmp_path, dice_sets, capsys):
+    _two_image_set(tmp_path, dice_sets)
     assert main(["bench", "vision", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
     assert set(out) == {"images", "exact", "die_recall", "extra_dice", "ms_p50", "ms_p95"}
@@ -53,3 +57,15 @@ def test_bench_vision_json(tmp_path, dice_sets, capsys):
 def test_bench_vision_not_a_set(tmp_path, capsys):
     assert main(["bench", "vision", str(tmp_path)]) == 2
     assert "labels.csv" in capsys.readouterr().err
+
+
+def test_bench_vision_on_changed_pictures(tmp_path, dice_sets, capsys):
+    _two_image_set(tmp_path, dice_sets)
+    assert main(["bench", "vision", str(tmp_path), "--json", "--change", "dark0.6"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert out["change"] == "dark0.6" and out["images"] == 2
+    assert main(["bench", "vision", str(tmp_path), "--change", "list"]) == 0
+    assert "jpeg40" in capsys.readouterr().out.split()
+    assert main(["bench", "vision", str(tmp_path), "--change", "fisheye"]) == 2
+    err = capsys.readouterr().err
+    assert "--change fisheye" in err and "blur1" in err

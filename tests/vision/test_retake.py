@@ -1,0 +1,29 @@
+"""The picture changes that stand in for other cameras: each gives a frame of the kind read_frame takes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.retake import CHANGES
+
+
+@pytest.mark.parametrize("name", sorted(CHANGES))
+def test_each_change_gives_a_colour_frame_and_the_same_one_every_time(dice_sets, name):
+    frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
+    out = CHANGES[name](frame)
+    assert out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3
+    assert np.array_equal(out, CHANGES[name](frame))
+    if name.startswith("scale"):
+        f = float(name[5:])
+        assert out.shape[:2] == (round(480 * f), round(640 * f))
+    else:
+        assert out.shape == frame.shape
+    assert (name == "none") == np.array_equal(out, frame)
+
+
+def test_darker_changes_are_darker(dice_sets):
+    frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
+    assert CHANGES["dark0.6"](frame).mean() < 0.65 * frame.mean()
+    assert CHANGES["gamma1.5"](frame).mean() < frame.mean()

@@ -1,0 +1,64 @@
+"""The same photo as another camera, lens or room would have taken it.
+
+The reader is judged on photographs that are not in the shared sets. These changes stand
+in for them: a reader tuned to the exact pixels of the shared photos loses under every
+one, a reader tuned to the kind of picture holds. `bunco bench vision DIR --change NAME`
+scores a set so changed, and the accuracy tests keep a floor on some of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+Change = Callable[[np.ndarray], np.ndarray]
+
+
+def _scale(f: float) -> Change:
+    return lambda img: cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+
+
+def _exposure(gain: float) -> Change:
+    return lambda img: cv2.convertScaleAbs(img, alpha=gain)
+
+
+def _gamma(g: float) -> Change:
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** g + 0.5, 0, 255).astype(np.uint8)
+    return lambda img: cv2.LUT(img, lut)
+
+
+def _white_balance(b: float, r: float) -> Change:
+    return lambda img: cv2.convertScaleAbs(img * np.array([b, 1.0, r], np.float32))
+
+
+def _blur(sigma: float) -> Change:
+    return lambda img: cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+def _jpeg(quality: int) -> Change:
+    return lambda img: cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
+                                    cv2.IMREAD_COLOR)
+
+
+def _noise(sd: float) -> Change:
+    # seeded from the picture, so each photo gets the same noise on every run
+    def add(img: np.ndarray) -> np.ndarray:
+        rng = np.random.default_rng(int(img[::37, ::41].sum()))
+        return np.clip(img + rng.normal(0.0, sd, img.shape), 0, 255).astype(np.uint8)
+    return add
+
+
+CHANGES: dict[str, Change] = {
+    "none": lambda img: img,
+    "scale0.6": _scale(0.6),  # a camera further away, or of fewer pixels
+    "scale0.8": _scale(0.8),
+    "scale1.5": _scale(1.5),  # nearer, or more pixels
+    "dark0.6": _exposure(0.6),  # a dim room under a locked exposure
+    "gamma1.5": _gamma(1.5),  # another tone curve: darker middle tones
+    "warm": _white_balance(0.8, 1.15),  # tungsten light, white balance locked elsewhere
+    "blur1": _blur(1.0),  # soft focus
+    "jpeg40": _jpeg(40),  # heavy compression
+    "noise8": _noise(8.0),  # a small sensor in poor light
+}
