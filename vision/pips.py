@@ -37,7 +37,13 @@ CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the workin
 MIN_AREA = 0.35  # die areas: a smaller blob is no die
 SEVERAL = 1.7  # die areas: a bigger blob holds several dice, to be cut
 MAX_PART = 2.2  # die areas: a bigger part is not one die (with its shadow)
-MIN_SPREAD = 16.0  # Lab spread inside a blob below which it has no pips: not a die at all
+# Lab spread inside a compact blob: below PLAIN it has no pips, not a die at all (a stud
+# of the tray); below MIN_SPREAD it is plain enough to be a stud or a corner, yet a die
+# whose pips a softer picture (blur, JPEG, another scale, gamma) has washed out lies there
+# too: such a blob counts only as a die showing a layout of pips (2 or more), never as an
+# unreadable die or a 1 (one dark spot is what a stud or the tray's corner shows)
+PLAIN = 12.0
+MIN_SPREAD = 16.0
 # pip seeds (pale dice on a pale surface), in die edges unless said: a pip is darker than
 # the grey closing of SEED_K by SEED_CONTRAST, on a body no darker than the frame's
 # median grey less PALE; its pips lie within SEED_LINK of each other and SEED_SPAN overall; it
@@ -240,11 +246,17 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     cv2.fillPoly(pmask, [np.rint(poly).astype(np.int32).reshape(-1, 2)], 255)
     # the second colour axis (hue-only pips) is for blobs that already look like a die
     square = blob.squareness > SQUARE and ONE_DIE[0] * die * die < blob.area < ONE_DIE[1] * die * die
-    if blob.squareness > COMPACT and _spread(patch, pmask) <= MIN_SPREAD:
-        # a compact thing of one colour: no pips, no die (a stud of the tray), not worth
-        # reading; a ragged blob may be a pale die's shaded part, its pips outside it
-        return None
+    plain = False
+    if blob.squareness > COMPACT:
+        spread = _spread(patch, pmask)
+        if spread <= PLAIN:
+            # a compact thing of one colour: no pips, no die (a stud of the tray), not worth
+            # reading; a ragged blob may be a pale die's shaded part, its pips outside it
+            return None
+        plain = spread <= MIN_SPREAD
     read = read_face(patch, pmask, second_axis=square)
+    if plain and (read.value is None or read.value < 2):
+        return None
     if read.value is None:
         # a die-like part that does not read, a single die or dice heaped too close to cut
         # at their cores: a re-roll, not silence

@@ -488,3 +488,53 @@ def test_a_part_its_face_covers_little_of_claims_only_its_face_from_the_pip_seed
     assert read_frame(frame).values == image.values == (5, 5, 5, 5)
     monkeypatch.setattr(pips, "FACE_COVER", 0.0)
     assert read_frame(frame).values == (5, 5, 5)
+
+
+def test_a_die_a_softer_picture_washed_out_is_read(dice_sets):
+    """byler-d6 095919 blurred (sigma 1 px, as a softer lens would): two dark red dice with
+    dark red pips spread only 13-16 Lab inside their outlines (42-55 as shot), under the
+    old floor for a plain blob; read as a layout of pips, the 4 and a 5 are found."""
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191209_095919.jpg")
+    frame = cv2.GaussianBlur(cv2.imread(str(image.path)), (0, 0), 1.0)
+    h, w = frame.shape[:2]
+    reading = read_frame(frame)
+    found = {(int(b.xc), int(b.yc)): [d.value for d in reading.dice if b.contains(*d.box[0])] for b in image.boxes(w, h)}
+    boxes = {(int(b.xc), int(b.yc)): b.value for b in image.boxes(w, h)}
+    washed = [at for at, v in boxes.items() if found[at] == [v] and v in (4, 5)]
+    assert len(washed) >= 2, found
+
+
+def _plain_die(pip_grey: int, pips: list[tuple[int, int]]):
+    """A grey 60 px die on a paler surface, its pips dark grey discs: (frame, mask, blob)."""
+    from vision.bodies import blobs
+
+    frame = np.full((240, 240, 3), 200, np.uint8)
+    cv2.rectangle(frame, (100, 100), (159, 159), (165, 165, 165), -1)
+    for p in pips:
+        cv2.circle(frame, p, 6, (pip_grey,) * 3, -1)
+    mask = np.zeros((240, 240), np.uint8)
+    cv2.rectangle(mask, (100, 100), (159, 159), 255, -1)
+    return frame, mask, blobs(mask, 5)[0]
+
+
+def test_a_plain_blob_counts_only_as_a_layout_of_pips():
+    """Between PLAIN and MIN_SPREAD a compact blob is read: two faint pips are a 2, one dark
+    spot (a stud, the tray's corner, as much as a 1) is nothing; below PLAIN nothing is read."""
+    import vision.pips as pips
+
+    def spread_and_face(frame, mask, blob):
+        patch, m = pips.crop_die(frame, blob.rect[0], 60, 0)
+        pmask = cv2.warpAffine(mask, m, (pips.CROP, pips.CROP))
+        return pips._spread(patch, pmask), pips.read_face(patch, pmask).value
+
+    two = _plain_die(108, [(115, 115), (145, 145)])
+    assert pips.PLAIN < spread_and_face(*two)[0] <= pips.MIN_SPREAD
+    read = pips._read_blob(two[0], two[2], 1.0, 60.0)
+    assert type(read).__name__ == "Die" and read.value == 2
+    one = _plain_die(90, [(130, 130)])
+    spread, face = spread_and_face(*one)
+    assert pips.PLAIN < spread <= pips.MIN_SPREAD and face == 1
+    assert pips._read_blob(one[0], one[2], 1.0, 60.0) is None
+    faint = _plain_die(120, [(115, 115), (145, 145)])
+    assert spread_and_face(*faint)[0] <= pips.PLAIN
+    assert pips._read_blob(faint[0], faint[2], 1.0, 60.0) is None
