@@ -326,7 +326,11 @@ def _square_mask():
 
 
 def _changed(frame, change):
-    """The frame as another camera would give it: softer (a Gaussian of sigma 1) or JPEG-compressed at quality 40."""
+    """The frame as another camera would give it: softer (a Gaussian of sigma 1), JPEG-compressed at
+    quality 40, or smaller (scale0.6: 0.6 of its size)."""
+    if change.startswith("scale"):
+        k = float(change[5:])
+        return cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
     if change == "blur1":
         return cv2.GaussianBlur(frame, (0, 0), 1.0)
     if change == "jpeg40":
@@ -348,3 +352,29 @@ def test_a_centre_pip_of_another_contrast_is_measured_at_its_own(dice_sets, name
     patch, _ = crop_die(frame, centre, side, angle)
     read = read_spots(patch, _square_mask())
     assert read is not None and read[0] == value, read
+
+
+@pytest.mark.parametrize("name,change,centre,value", [("IMG_20191208_112116.jpg", "blur1", (313, 373), 6),
+                                                      ("IMG_20191209_095800.jpg", "blur1", (321, 197), 6),
+                                                      ("IMG_20191208_111820.jpg", "scale0.6", (161, 136), 6)])
+def test_a_six_whose_columns_run_together_on_a_soft_picture_is_read_on_a_sharper_map(dice_sets, name, change,
+                                                                                      centre, value):
+    from vision.pips import read_frame
+
+    # byler-d6 6s blurred, or shrunk so the crop enlarges them: at the spot scale (SMOOTH)
+    # each column of three pips is one bar; at SHARP they part
+    frame = _changed(cv2.imread(str(dice_sets / "byler-d6" / "images" / name)), change)
+    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
+    assert [d.value for d in near] == [value]
+
+
+@pytest.mark.parametrize("name,centre,value", [("IMG_20191208_112239.jpg", (320, 235), 3),
+                                               ("IMG_20191208_112415.jpg", (270, 352), 4)])
+def test_the_sharper_map_reads_nothing_but_a_six(dice_sets, name, centre, value):
+    from vision.pips import read_frame
+
+    # byler-d6 at 0.8 of its size: the sharper map, taken for any face, read this 3 and this
+    # 4 as 2s (the sharper smoothing shows more of their texture and shade as spots)
+    frame = _changed(cv2.imread(str(dice_sets / "byler-d6" / "images" / name)), "scale0.8")
+    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
+    assert all(d.value == value for d in near), [d.value for d in near]
