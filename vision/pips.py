@@ -91,6 +91,9 @@ FACE_COVER = 0.6
 # least HEAP of its area (byler-d6's heaps 0.22-0.66); the tray's rim with a die or two
 # read against it fills 0.02 or less: its leftover would be rim, not dice
 HEAP = 0.2
+# a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part) whose face
+# lies within NEAR die edges of another read die's is that die's side face, not a die
+NEAR = 1.0
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -140,6 +143,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     ragged: list[Blob] = []
     unclear: list[tuple[Blob, Unreadable]] = []
     left: list[tuple[np.ndarray, tuple[int, int]]] = []
+    small: list[Die] = []  # dice read from a lone blob smaller than a die
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -177,6 +181,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             claimed.append(held[-1])
             if isinstance(result, Die):
                 n_read += 1
+                if part is blob and part.area < ONE_DIE[0] * die * die:
+                    small.append(result)
                 dice.append(result)
                 sides.append(part.side / s)
                 # where the face read lies in its part, in die edges: an oblique die's top face
@@ -228,6 +234,13 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         if isinstance(result, Die):
             dice.append(result)
             sides.append(die / s)
+    # a lone blob smaller than a die that read as one within NEAR die edges of another die
+    # read is that die's side face (a pale die's side shows its pips, its outline not):
+    # two dice's top faces lie a die edge apart at least
+    if small:
+        keep = [not any(d is x for x in small) or _apart(d, dice, NEAR * die / s) for d in dice]
+        sides = [v for v, k in zip(sides, keep) if k]
+        dice = [d for d, k in zip(dice, keep) if k]
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
     return FrameReading(tuple(dice), tuple(unreadable), size, ms=(time.perf_counter() - t0) * 1000.0)
@@ -267,6 +280,12 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _apart(die: Die, dice: list[Die], gap: float) -> bool:
+    """Does the die's face lie at least gap (frame pixels) from every other die's?"""
+    (x, y), _, _ = die.box
+    return all(math.hypot(d.box[0][0] - x, d.box[0][1] - y) >= gap for d in dice if d is not die)
 
 
 def _filled(blob: Blob) -> tuple[np.ndarray, tuple[int, int]]:
