@@ -26,14 +26,22 @@ def centroid(pts: np.ndarray) -> np.ndarray:
     return np.add.reduce(pts, 0) / len(pts)
 
 
-def layout_error(pts: np.ndarray, die_w: float) -> float | None:
-    """How far the points are from the layout of their count, in die edges (None: not one)."""
+def pair_distances(pts: np.ndarray, die_w: float) -> np.ndarray:
+    """Each two points' distance apart, in die edges (n x n): those of the first k points are its first k rows and columns."""
+    return np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) / die_w
+
+
+def layout_error(pts: np.ndarray, die_w: float, d: np.ndarray | None = None) -> float | None:
+    """How far the points are from the layout of their count, in die edges (None: not one).
+
+    d: pair_distances(pts, die_w) when the caller has it (a chooser tries the first k of
+    the same points for each k).
+    """
     n = len(pts)
     if n == 1:
         return 0.0
-    c = centroid(pts)
-    r = np.hypot(*(pts - c).T) / die_w
-    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) / die_w
+    if d is None:
+        d = pair_distances(pts, die_w)
     extent = d.max()
     if extent > 1.05 or n > 6:
         return None
@@ -41,6 +49,8 @@ def layout_error(pts: np.ndarray, die_w: float) -> float | None:
         return None
     if n == 2:
         return 0.0 if 0.42 <= extent else None
+    c = centroid(pts)
+    r = np.hypot(*(pts - c).T) / die_w
     if n == 3:
         # in a line, the middle pip on the centre
         mid = int(np.argmin(r))

@@ -19,7 +19,7 @@ import functools
 import cv2
 import numpy as np
 
-from vision.layout import centroid, layout_error, layout_tilt
+from vision.layout import centroid, layout_error, layout_tilt, pair_distances
 
 MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
 MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
@@ -191,6 +191,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     # on the face's outer band, a last map takes the colour from inside the band (RIM) and
     # passes over the rim's ridges there; and, that failing, the hue alone from inside the band.
     full = hue_far + sq[..., 0]
+    off_face = ~face
     first_top: list[tuple[float, float, float]] = []
     maps = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
     for n, (shift, far, gain) in enumerate(maps + maps):
@@ -207,12 +208,16 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
                 break  # no strong spot on the band, or a face so thin has no inside
         on_face = far[region]
         k = min(len(on_face) - 1, int(PIP_PART * len(on_face)))
-        toward = shift[region][on_face >= np.partition(on_face, k)[k]].mean(axis=0)
+        top = region & (far >= np.partition(on_face, k)[k])
+        top_shift = shift[top]
+        toward = np.add.reduce(top_shift, 0) / len(top_shift)  # .mean(axis=0), without its checks
         norm = float(np.linalg.norm(toward))
         if norm < 1e-3:
             continue
-        contrast = (np.maximum(0, shift @ (toward / norm)) * gain).astype(np.float32)
-        peaks, smooth = _peaks(contrast, face, side, spot)
+        contrast = np.maximum(0, shift @ (toward / norm))  # float32
+        if gain != 1.0:
+            contrast *= gain
+        peaks, smooth = _peaks(contrast, face, side, spot, off_face)
         if rim:
             peaks = _off_rim(peaks, contrast, face, region, side)
         elif n == 0:
@@ -287,25 +292,33 @@ def _centre_pip(pts: np.ndarray, smooth: np.ndarray, part: float) -> bool:
     return bool(smooth[c[1], c[0]] >= part * smooth[at[:, 1], at[:, 0]].min())
 
 
-def _peaks(contrast: np.ndarray, face: np.ndarray, side: float,
-           spot: float = SMOOTH) -> tuple[list[tuple[float, float, float]], np.ndarray]:
-    """Round bright blobs of the contrast map on the face, strongest first: (x, y, contrast), smoothed at spot x side."""
+def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SMOOTH,
+           off_face: np.ndarray | None = None) -> tuple[list[tuple[float, float, float]], np.ndarray]:
+    """Round bright blobs of the contrast map on the face, strongest first: (x, y, contrast), smoothed at spot x side.
+
+    off_face: ~face, when the caller has it (it runs for every map).
+    """
     smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, spot * side))
     dxx = cv2.Sobel(smooth, cv2.CV_32F, 2, 0, ksize=3)
     dyy = cv2.Sobel(smooth, cv2.CV_32F, 0, 2, ksize=3)
     dxy = cv2.Sobel(smooth, cv2.CV_32F, 1, 1, ksize=3)
-    det = dxx * dyy - dxy * dxy
-    det[(dxx > 0) | ~face] = 0
+    det = dxx * dyy
+    det -= dxy * dxy
+    off = dxx > 0
+    off |= ~face if off_face is None else off_face
+    det[off] = 0
     r = max(1, int(round(0.09 * side)))
-    peak = (det >= cv2.dilate(det, _disc(r))) & (det > 0)
+    peak = det >= cv2.dilate(det, _disc(r))
+    peak &= det > 0
     ys, xs = np.nonzero(peak)
     if len(xs) == 0:
         return [], smooth
     strength = det[ys, xs]
     keep = strength > 0.02 * strength.max()
-    out = sorted(zip(xs[keep].astype(np.float32), ys[keep].astype(np.float32), smooth[ys, xs][keep]),
-                 key=lambda t: -t[2])
-    return out, smooth
+    ys, xs = ys[keep], xs[keep]
+    v = smooth[ys, xs]
+    order = np.argsort(-v, kind="stable")  # strongest first, ties in scan order (as sorted() on -v)
+    return list(zip(xs[order].astype(np.float32), ys[order].astype(np.float32), v[order])), smooth
 
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
@@ -319,6 +332,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     """
     best = None
     apart = _apart(peaks, side) if len(peaks) >= 6 else peaks
+    top = np.array([(t[0], t[1]) for t in peaks[:5]], np.float32)  # pts of k < 6 are its first k rows
+    dist = None  # their distances apart over the side, made for the first layout judged
     for k in range(1, min(6, len(peaks)) + 1):
         src = apart if k == 6 else peaks
         if k > len(src):
@@ -327,8 +342,12 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         weakest = sel[-1][2]
         if weakest < EVEN * sel[0][2] or weakest < floor:
             break  # and so for every bigger k: the peaks come strongest first
-        pts = np.array([(t[0], t[1]) for t in sel], np.float32)
-        rest, beyond = _rest(src, k, pts, side)
+        if k == 6:
+            pts = np.array([(t[0], t[1]) for t in sel], np.float32)
+            rest, beyond = _rest(src, k, pts, side)
+        else:
+            pts = top[:k]
+            rest, beyond = (src[k][2] if k < len(src) else 0.0), False
         bound = 1.0 - rest / max(1e-3, weakest)  # the score with a perfect layout
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
@@ -337,7 +356,22 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
                 continue
             err = 0.0
         else:
-            e = layout_error(pts, side)
+            if k < 6:
+                if dist is None:
+                    dist = pair_distances(top, side)
+                    near = dist.tolist()
+                # layout_error's first checks, in Python floats on its float32 values: the
+                # layout's extent and its nearest two pips (pairs (i, j), j < i, as d is symmetric)
+                pairs = [near[i][j] for i in range(1, k) for j in range(i)]
+                extent = max(pairs)
+                if extent > _F32[1.05] or min(pairs) < _F32[0.17]:
+                    continue
+                if k == 2:
+                    e = 0.0 if extent >= _F32[0.42] else None
+                else:
+                    e = layout_error(pts, side, dist[:k, :k])
+            else:
+                e = layout_error(pts, side)
             if e is None:
                 continue
             err = e
@@ -450,13 +484,26 @@ def _apart(peaks: list[tuple[float, float, float]], side: float) -> list[tuple[f
     only: for fewer pips the twin's contrast still counts against the face, as ever.
     """
     kept: list[tuple[float, float, float]] = []
-    near = (TWIN_6 * side) ** 2
+    at: list[tuple[int, int]] = []
+    # the peaks lie on whole pixels: their squared distances are whole numbers, as exact in
+    # float32 as in Python, and held to the bound as float32 holds it
+    near = _f32((TWIN_6 * side) ** 2)
     for i, t in enumerate(peaks):
         if len(kept) == 7:
             return kept + peaks[i:]
-        if all((t[0] - u[0]) ** 2 + (t[1] - u[1]) ** 2 >= near for u in kept):
+        x, y = int(t[0]), int(t[1])
+        if all((x - u) ** 2 + (y - v) ** 2 >= near for u, v in at):
             kept.append(t)
+            at.append((x, y))
     return kept
+
+
+def _f32(x: float) -> float:
+    """x as numpy compares it with a float32 value (rounded to float32)."""
+    return float(np.float32(x))
+
+
+_F32 = {x: _f32(x) for x in (1.05, 0.17, 0.42)}
 
 
 def _rest(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side: float) -> tuple[float, bool]:
@@ -492,18 +539,22 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
         sizes = _shared_spots(sel, ids, smooth, lab, m)
         if sizes is None:
             return False
-        a, w, h = sizes
+        a, w, h = (x.tolist() for x in sizes)
     else:
-        a = st[ids, cv2.CC_STAT_AREA].astype(np.float32)
-        w = st[ids, cv2.CC_STAT_WIDTH].astype(np.float32)
-        h = st[ids, cv2.CC_STAT_HEIGHT].astype(np.float32)
-    if a.max() > 0.09 * side * side or np.maximum(w, h).max() > 0.4 * side:
+        rows = st[ids].tolist()
+        a = [r[cv2.CC_STAT_AREA] for r in rows]
+        w = [r[cv2.CC_STAT_WIDTH] for r in rows]
+        h = [r[cv2.CC_STAT_HEIGHT] for r in rows]
+    # areas, widths and heights are whole pixel counts (exact in float32 too): each ratio
+    # below is off its bound by far more than a float32 rounding unless it is on it
+    long = [max(x, y) for x, y in zip(w, h)]
+    if max(a) > _f32(0.09 * side * side) or max(long) > _f32(0.4 * side):
         return False
-    if (np.maximum(w, h) / np.maximum(1, np.minimum(w, h))).max() > 2.5:
+    if any(2 * n > 5 * max(1, min(x, y)) for n, x, y in zip(long, w, h)):  # longer than 2.5x the width
         return False
-    if (a / np.maximum(1, w * h)).min() < 0.4:
+    if any(5 * n < 2 * max(1, x * y) for n, x, y in zip(a, w, h)):  # filling under 0.4 of the box
         return False
-    if _sizes_agree(a):
+    if _whole_sizes_agree(a):
         return True
     # a 5's centre pip may stand out from the corner ones in contrast (glare, shade, a soft
     # or compressed picture): at one level for all, the stronger pips' spots are wider than
@@ -538,6 +589,14 @@ def _sizes_agree(a: np.ndarray) -> bool:
         # only the one: a 4 with two small pips of a side face beside it is no 6
         return bool(a.max() <= SMALL_6 * a.min() and a.max() <= SECOND_6 * np.partition(a, 1)[1])
     return len(a) < 2 or bool(a.max() <= 4 * a.min())
+
+
+def _whole_sizes_agree(a: list) -> bool:
+    """_sizes_agree of whole-number areas, in Python numbers (exact, as in float32)."""
+    hi, lo = max(a), min(a)
+    if len(a) == 6 and hi > 4 * lo:
+        return hi <= SMALL_6 * lo and hi <= SECOND_6 * sorted(a)[1]
+    return len(a) < 2 or hi <= 4 * lo
 
 
 def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth: np.ndarray, lab: np.ndarray,
