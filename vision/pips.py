@@ -373,26 +373,21 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
     die in the frame, so the read dice show which end it is. No lean, or a part lying
     across it: no end (nothing is guessed).
     """
-    if not parts or not lean:
+    at = _frame_lean(lean, LEAN) if parts else None
+    if at is None:
         return []
-    vx, vy = np.mean(lean, axis=0).tolist()
-    norm = math.hypot(vx, vy)
-    if norm <= LEAN:
-        return []
+    vx, vy, norm = at
     out = []
     for blob in parts:
-        (cx, cy), (w, h), angle = blob.rect
+        (_, _), (w, h), angle = blob.rect
         a = math.radians(angle)
         ax, ay = (math.cos(a), math.sin(a)) if w >= h else (-math.sin(a), math.cos(a))
         dot = (ax * vx + ay * vy) / norm
         if abs(dot) < LEAN_COS:
             continue
         long, short = max(w, h), min(w, h)
-        off = math.copysign(long * (1.0 - TOP_END) / 2.0, dot)
-        c = (cx + off * ax, cy + off * ay)
         size = (long * TOP_END, short) if w >= h else (short, long * TOP_END)
-        box = np.rint(cv2.boxPoints((c, size, angle))).astype(np.int32).reshape(-1, 1, 2)
-        out.append((blob, Blob((c, size, angle), size[0] * size[1], box)))
+        out.append((blob, _end_rect(blob, (ax, ay), long, dot, size, angle)))
     return out
 
 
@@ -405,26 +400,44 @@ def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, f
     axis nearer the lean (within acos(TILT_COS)), at the lean's end. No clear lean
     (TILTED), or a lean across the part's corners: nothing.
     """
-    if not parts or not lean:
+    at = _frame_lean(lean, TILTED) if parts else None
+    if at is None:
         return []
-    vx, vy = np.mean(lean, axis=0).tolist()
-    norm = math.hypot(vx, vy)
-    if norm <= TILTED:
-        return []
+    vx, vy, norm = at
     out = []
     for blob, u in parts:
-        (cx, cy), (w, h), angle = blob.rect
+        (_, _), (w, h), angle = blob.rect
         a = math.radians(angle)
         axes = ((math.cos(a), math.sin(a), w, h), (-math.sin(a), math.cos(a), h, w))
         ax, ay, along, across = max(axes, key=lambda t: abs(t[0] * vx + t[1] * vy))
         dot = (ax * vx + ay * vy) / norm
         if abs(dot) < TILT_COS:
             continue
-        off = math.copysign(along * (1.0 - TOP_END) / 2.0, dot)
-        rect = ((cx + off * ax, cy + off * ay), (along * TOP_END, across), math.degrees(math.atan2(ay, ax)))
-        box = np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)
-        out.append((blob, Blob(rect, along * TOP_END * across, box), u))
+        size = (along * TOP_END, across)
+        out.append((blob, _end_rect(blob, (ax, ay), along, dot, size, math.degrees(math.atan2(ay, ax))), u))
     return out
+
+
+def _frame_lean(lean: list[tuple[float, float]], floor: float) -> tuple[float, float, float] | None:
+    """The frame's lean (vx, vy) and its length: the mean of its read faces' offsets from
+    their parts' centres, in die edges. None when no face was read or it is no longer than
+    floor (a view seen from straight above leans nowhere, and noise must not pick an end)."""
+    if not lean:
+        return None
+    vx, vy = np.mean(lean, axis=0).tolist()
+    norm = math.hypot(vx, vy)
+    return None if norm <= floor else (vx, vy, norm)
+
+
+def _end_rect(blob: Blob, axis: tuple[float, float], along: float, dot: float,
+              size: tuple[float, float], angle: float) -> Blob:
+    """The TOP_END end of the part along axis (its length there: along), at the end dot's
+    sign points to, as a rect of the given size and angle: where a tilted die's top face lies."""
+    (cx, cy), _, _ = blob.rect
+    off = math.copysign(along * (1.0 - TOP_END) / 2.0, dot)
+    rect = ((cx + off * axis[0], cy + off * axis[1]), size, angle)
+    box = np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)
+    return Blob(rect, size[0] * size[1], box)
 
 
 def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
