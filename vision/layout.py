@@ -95,6 +95,10 @@ def layout_tilt(pts: np.ndarray, edge_angle: float = 0.0) -> float:
     if n < 2:
         return 0.0
     c = centroid(pts)
+    if n in (2, 4):  # every pip is a corner: no order needed
+        v = pts - c
+        a = (np.degrees(np.arctan2(v[:, 1], v[:, 0])) - edge_angle) % 90
+        return float(np.max(np.abs(a - 45)))
     r = np.hypot(*(pts - c).T)
     if n <= 5:
         v = pts[np.argsort(r)[-(4 if n > 3 else 2):]] - c

@@ -133,14 +133,15 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
             # a pale die on a pale surface: body and surface too alike to tell apart, so
             # the blob's outline is the face, and only a sure read of it counts
             least = max(least, SURE_ON_BLOB)
-    diff = lab.astype(np.float32) - bg
-    read, seen = _read_face(diff, face, inner_mask, side, centre, least, pale, SMOOTH)
+    diff = np.subtract(lab, bg, dtype=np.float32)  # lab.astype(np.float32) - bg: whole numbers, exact
+    made: dict = {}  # the faces' contrast maps, for both spot scales
+    read, seen = _read_face(diff, face, inner_mask, side, centre, least, pale, SMOOTH, made)
     if read is None and seen >= SHARP_SEEN:
         # a 6's pips lie one pitch apart in their columns, nearer than any other face's: on a
         # softer picture (blur, a small die enlarged, compression) the smoothing runs each
         # column into a bar; a sharper map parts them, and is taken for a 6 only (the bars'
         # ends, its corner pips, are still spots: SHARP_SEEN)
-        sharp, seen_sharp = _read_face(diff, face, inner_mask, side, centre, least, pale, SHARP)
+        sharp, seen_sharp = _read_face(diff, face, inner_mask, side, centre, least, pale, SHARP, made)
         seen = max(seen, seen_sharp)
         if sharp is not None and sharp[0] == 6:
             read = sharp
@@ -148,16 +149,16 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
-               least: float, pale: tuple | None, spot: float) -> tuple[SpotRead | None, int]:
+               least: float, pale: tuple | None, spot: float, made: dict | None = None) -> tuple[SpotRead | None, int]:
     """_read_maps on the face, and on the blob too when body and surface are alike (pale)."""
-    read, seen = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot)
+    read, seen = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made)
     if pale is not None:
         # body and surface nearly alike (a white die on a pale table): the patch of body
         # colour is cut by shading and by big dark pips pulling the median down, so the
         # blob's outline has its say too, as sure as SURE_ON_BLOB and with round pips only
         # (BLOB_ROUND: a side face seen past the blob's edge has flat ones); when both
         # read, they must agree
-        other, seen_blob = _read_maps(diff, *pale, round_pips=True, spot=spot)
+        other, seen_blob = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made)
         seen = max(seen, seen_blob)
         if read is None:
             read = other
@@ -167,17 +168,22 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
 
 
 def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
-               least: float, round_pips: bool = False, spot: float = SMOOTH) -> tuple[SpotRead | None, int]:
+               least: float, round_pips: bool = False, spot: float = SMOOTH,
+               made: dict | None = None) -> tuple[SpotRead | None, int]:
     """The face read from the contrast maps of the shift from the body colour (diff) on the face.
 
     round_pips: the read counts only when every pip's spot is round (BLOB_ROUND); spot: the
-    spot scale, a part of the face side (SMOOTH, or SHARP).
+    spot scale, a part of the face side (SMOOTH, or SHARP); made: the maps already made
+    of this diff (by face and side), which only the spot scale changes.
     """
     seen = 0
-    contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
-    sq = diff * diff
-    hue_far = sq[..., 1] + sq[..., 2]  # squared distances from the body: only their order counts
+    key = (id(face), side)
+    maps = made.get(key) if made is not None else None
+    if maps is None:
+        maps = _FaceMaps(diff, face, side)
+        if made is not None:
+            made[key] = maps
+    edge_angle, off_face = maps.edge_angle, maps.off_face
     best = None
     # The pips are the face's most off-body colour, whichever way (light on dark, dark on
     # light, red on blue): the contrast is the shift towards the mean of the most off-body
@@ -190,12 +196,10 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     # weakest pip. When neither map reads and one of the first map's strongest spots lies
     # on the face's outer band, a last map takes the colour from inside the band (RIM) and
     # passes over the rim's ridges there; and, that failing, the hue alone from inside the band.
-    full = hue_far + sq[..., 0]
-    off_face = ~face
     first_top: list[tuple[float, float, float]] = []
-    maps = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
-    for n, (shift, far, gain) in enumerate(maps + maps):
+    for n in range(4):
         rim = n >= 2
+        gain = 1.0 if n % 2 == 0 else HUE_GAIN
         floor = HUE_FLOOR if gain != 1.0 else MIN_CONTRAST
         if best is not None and best[0] >= (least if rim else SURE):
             break  # the hue alone, or inside the rim, could not read it better
@@ -203,20 +207,12 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         if rim:
             if not first_top:
                 break
-            region = cv2.erode(face.astype(np.uint8), _disc(max(1, int(round(RIM * side))))) > 0
-            if all(region[int(t[1]), int(t[0])] for t in first_top) or np.count_nonzero(region) < 0.2 * np.count_nonzero(face):
+            region, thin = maps.inside()
+            if all(region[int(t[1]), int(t[0])] for t in first_top) or thin:
                 break  # no strong spot on the band, or a face so thin has no inside
-        on_face = far[region]
-        k = min(len(on_face) - 1, int(PIP_PART * len(on_face)))
-        top = region & (far >= np.partition(on_face, k)[k])
-        top_shift = shift[top]
-        toward = np.add.reduce(top_shift, 0) / len(top_shift)  # .mean(axis=0), without its checks
-        norm = float(np.linalg.norm(toward))
-        if norm < 1e-3:
+        contrast = maps.contrast(n, region)
+        if contrast is None:
             continue
-        contrast = np.maximum(0, shift @ (toward / norm))  # float32
-        if gain != 1.0:
-            contrast *= gain
         peaks, smooth = _peaks(contrast, face, side, spot, off_face)
         if rim:
             peaks = _off_rim(peaks, contrast, face, region, side)
@@ -241,6 +237,53 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         return None, seen
     c = centroid(pts)
     return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen
+
+
+class _FaceMaps:
+    """The contrast maps of one face (its diff, face and side), made once for both spot scales.
+
+    The pips are the face's most off-body colour, whichever way: map n's contrast is the shift
+    towards the mean of the most off-body pixels of the face (n 0, 1) or of its inside (the
+    face less its RIM band: n 2, 3), in all of Lab (n 0, 2) or in the hue alone (n 1, 3).
+    """
+
+    def __init__(self, diff: np.ndarray, face: np.ndarray, side: float):
+        self.face, self.side = face, side
+        contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        self.edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
+        sq = diff * diff
+        hue_far = sq[..., 1] + sq[..., 2]  # squared distances from the body: only their order counts
+        full = hue_far + sq[..., 0]
+        self.off_face = ~face
+        self.sources = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
+        self._inside: tuple[np.ndarray, bool] | None = None
+        self._contrast: dict[int, np.ndarray | None] = {}
+
+    def inside(self) -> tuple[np.ndarray, bool]:
+        """The face less its RIM band, and whether that is too thin to hold anything (under 0.2 of the face)."""
+        if self._inside is None:
+            face = self.face
+            region = cv2.erode(face.astype(np.uint8), _disc(max(1, int(round(RIM * self.side))))) > 0
+            self._inside = region, bool(np.count_nonzero(region) < 0.2 * np.count_nonzero(face))
+        return self._inside
+
+    def contrast(self, n: int, region: np.ndarray) -> np.ndarray | None:
+        """Map n's contrast (float32), or None when the pips' colour is the body's."""
+        if n not in self._contrast:
+            shift, far, gain = self.sources[n % 2]
+            on_face = far[region]
+            k = min(len(on_face) - 1, int(PIP_PART * len(on_face)))
+            top = region & (far >= np.partition(on_face, k)[k])
+            top_shift = shift[top]
+            toward = np.add.reduce(top_shift, 0) / len(top_shift)  # .mean(axis=0), without its checks
+            norm = float(np.linalg.norm(toward))
+            contrast = None
+            if norm >= 1e-3:
+                contrast = np.maximum(0, shift @ (toward / norm))  # float32
+                if gain != 1.0:
+                    contrast *= gain
+            self._contrast[n] = contrast
+        return self._contrast[n]
 
 
 def _round(p: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:
@@ -331,10 +374,12 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     peak may still be a 1 on the top face of an obliquely seen die (_frontal_one).
     """
     best = None
-    apart = _apart(peaks, side) if len(peaks) >= 6 else peaks
+    apart = None  # _apart(peaks), made when k reaches 6
     top = np.array([(t[0], t[1]) for t in peaks[:5]], np.float32)  # pts of k < 6 are its first k rows
     dist = None  # their distances apart over the side, made for the first layout judged
     for k in range(1, min(6, len(peaks)) + 1):
+        if k == 6 and apart is None:
+            apart = _apart(peaks, side) if len(peaks) >= 6 else peaks
         src = apart if k == 6 else peaks
         if k > len(src):
             break
@@ -463,11 +508,10 @@ def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.nd
     x0, y0 = max(0, x - r), max(0, y - r)
     win = (slice(y0, y + r + 1), slice(x0, x + r + 1))
     m = ((contrast[win] > 0.5 * contrast[y, x]) & face[win]).astype(np.uint8)
-    _, lab = cv2.connectedComponents(m, connectivity=4)
-    label = lab[y - y0, x - x0]
-    if label == 0:
+    if not m[y - y0, x - x0]:
         return None
-    mom = cv2.moments((lab == label).astype(np.uint8), binaryImage=True)
+    cv2.floodFill(m, None, (x - x0, y - y0), 2, flags=4)  # the peak's spot (4-connected) -> 2
+    mom = cv2.moments((m == 2).view(np.uint8), binaryImage=True)
     sxx = mom["mu20"] / mom["m00"] + 1 / 12
     syy = mom["mu02"] / mom["m00"] + 1 / 12
     sxy = mom["mu11"] / mom["m00"]
