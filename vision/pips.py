@@ -94,6 +94,13 @@ HEAP = 0.2
 # a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part) whose face
 # lies within NEAR die edges of another read die's is that die's side face, not a die
 NEAR = 1.0
+# an unclear part over PAIR die areas may be two pale dice run together by the closed mask
+# (penlington-wood: a pair covers 1.4-1.6 die areas, under SEVERAL): it claims nothing from
+# the pip seeds, and two dice the seeds read inside it stand for it. The pips of two such
+# dice link into one group (their nearest pips under SEED_LINK apart): a group of 7-12 pips
+# is cut in two at its widest gap along its long axis when that gap is SPLIT_GAP or more
+PAIR = 1.4
+SPLIT_GAP = 0.5
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -143,6 +150,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     ragged: list[Blob] = []
     unclear: list[tuple[Blob, Unreadable]] = []
     left: list[tuple[np.ndarray, tuple[int, int]]] = []
+    pairs: list[tuple[Blob, Unreadable]] = []  # unclear parts that may be two dice
     small: list[Die] = []  # dice read from a lone blob smaller than a die
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
@@ -178,7 +186,10 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             # a part its face covers little of holds, and claims from the pip seeds, only
             # its face: a pale neighbour in it is the seeds' to find
             held.append(_held(part, result, s))
-            claimed.append(held[-1])
+            if isinstance(result, Unreadable) and part.area > PAIR * die * die:
+                pairs.append((part, result))
+            else:
+                claimed.append(held[-1])
             if isinstance(result, Die):
                 n_read += 1
                 if part is blob and part.area < ONE_DIE[0] * die * die:
@@ -234,6 +245,11 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         if isinstance(result, Die):
             dice.append(result)
             sides.append(die / s)
+    # an unclear part that two seeded dice lie in was those two dice
+    for part, u in pairs:
+        if sum(cv2.pointPolygonTest(part.contour, (d.box[0][0] * s, d.box[0][1] * s), False) >= 0
+               for d in dice) >= 2:
+            unreadable = [x for x in unreadable if x is not u]
     # a lone blob smaller than a die that read as one within NEAR die edges of another die
     # read is that die's side face (a pale die's side shows its pips, its outline not):
     # two dice's top faces lie a die edge apart at least
@@ -548,8 +564,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     gid = groups[pi[:, 1], pi[:, 0]]
     rh = int(round(SEED_WINDOW * die))
     out = []
-    for g in np.unique(gid):
-        p = pts[gid == g]
+    for p in (q for g in np.unique(gid) for q in _two(pts[gid == g], die)):
         if not 2 <= len(p) <= 6 or np.ptp(p, axis=0).max() > SEED_SPAN * die:
             continue
         cx, cy = p.mean(0)
@@ -567,6 +582,19 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
             continue  # a body that differs from the surface had its own blob
         out.append(Blob(rect, die * die, box.reshape(-1, 1, 2)))
     return out
+
+
+def _two(p: np.ndarray, die: float) -> list[np.ndarray]:
+    """A group of 7-12 pips cut in two at its widest gap along its long axis, when that gap
+    is SPLIT_GAP die edges or more: two neighbouring dice's pips linked into one group.
+    Any other group as it is."""
+    if not 7 <= len(p) <= 12:
+        return [p]
+    c = p - p.mean(0)
+    t = c @ np.linalg.svd(c, full_matrices=False)[2][0]
+    o = np.argsort(t)
+    k = int(np.argmax(np.diff(t[o]))) + 1
+    return [p[o[:k]], p[o[k:]]] if t[o[k]] - t[o[k - 1]] >= SPLIT_GAP * die else [p]
 
 
 def _pip_centres(dark: np.ndarray, die: float) -> np.ndarray:

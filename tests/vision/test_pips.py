@@ -557,3 +557,41 @@ def test_a_side_face_beside_a_read_die_is_no_die(dice_sets, file, change, monkey
     assert read_frame(frame).values == image.values
     monkeypatch.setattr(pips, "NEAR", 0.0)
     assert len(read_frame(frame).dice) == len(image.values) + 1
+
+
+def test_two_pale_dice_run_together_are_read_by_their_pips(dice_sets, monkeypatch):
+    """penlington-wood five_20: two pale 5s a hair apart; the closed mask runs them into one
+    part of 1.44 die areas (under SEVERAL, not cut), which reads unclear. Their pips link into
+    one group of ten (nearest pips under SEED_LINK apart): cut in two at the widest gap, the
+    pip seeds read both 5s, and the unclear part they lie in goes (no re-roll)."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "five_20.jpg")
+    frame = cv2.imread(str(image.path))
+    reading = read_frame(frame)
+    assert reading.values == (5, 5) and not reading.unreadable
+    # the part claims the pips from the seeds: the part is unclear, no die read
+    monkeypatch.setattr(pips, "PAIR", 1e9)
+    reading = read_frame(frame)
+    assert reading.values == () and len(reading.unreadable) == 1
+    # the pips' group is not cut: one group of ten, no seed
+    monkeypatch.setattr(pips, "PAIR", 1.4)
+    monkeypatch.setattr(pips, "SPLIT_GAP", 1e9)
+    assert read_frame(frame).values == ()
+
+
+def test_a_group_of_two_dices_pips_is_cut_at_its_widest_gap():
+    """Two dice's pips (a 5 and a 4, 1.2 die edges apart) linked into one group are cut
+    between the dice; one die's pips (a 6 and a stray spot, pips 0.3 apart) are not."""
+    from vision.pips import _two
+
+    die = 30.0
+    five = [(0, 0), (9, 0), (0, 9), (9, 9), (4.5, 4.5)]
+    four = [(x, y + 1.2 * die) for x, y in [(0, 0), (9, 0), (0, 9), (9, 9)]]
+    parts = _two(np.array(five + four, np.float32), die)
+    assert sorted(len(p) for p in parts) == [4, 5]
+    assert {tuple(map(float, q)) for q in parts[0]} in ({tuple(map(float, q)) for q in np.float32(five)},
+                                                       {tuple(map(float, q)) for q in np.float32(four)})
+    six = [(0, 0), (0, 9), (0, 18), (9, 0), (9, 9), (9, 18), (4.5, 27)]
+    assert len(_two(np.array(six, np.float32), die)) == 1
+    assert len(_two(np.array(five, np.float32), die)) == 1
