@@ -19,6 +19,7 @@ INNER_6 = 0.9  # a 6's middle pips lie at most this part of its corners' distanc
 # (0.71 on a square face; one pip displaced by the spot search or the squash of an oblique view
 # reached 0.85-0.9 on real 6s, while the other checks still turn away a 4 with two side pips)
 _PAIRS = {n: np.triu_indices(n, 1) for n in range(2, 7)}  # each pair of n points once
+_OTHERS = {n: [np.array([j for j in range(n) if j != i]) for i in range(n)] for n in (3, 5)}  # np.delete(r, i), as an index
 
 
 def centroid(pts: np.ndarray) -> np.ndarray:
@@ -49,6 +50,15 @@ def layout_error(pts: np.ndarray, die_w: float, d: np.ndarray | None = None) -> 
         return None
     if n == 2:
         return 0.0 if 0.42 <= extent else None
+    return shape_error(pts, die_w, d, extent)
+
+
+def shape_error(pts: np.ndarray, die_w: float, d: np.ndarray, extent: np.float32) -> float | None:
+    """layout_error of 3-6 points past its first checks (extent, the nearest two), which the caller made.
+
+    d: pair_distances(pts, die_w); extent: d.max() (float32: its bounds are held as float32 holds them).
+    """
+    n = len(pts)
     c = centroid(pts)
     r = np.hypot(*(pts - c).T) / die_w
     if n == 3:
@@ -56,7 +66,7 @@ def layout_error(pts: np.ndarray, die_w: float, d: np.ndarray | None = None) -> 
         mid = int(np.argmin(r))
         if r[mid] > 0.1 or extent < 0.45:
             return None
-        outer = np.delete(r, mid)
+        outer = r[_OTHERS[3][mid]]
         return float(r[mid] + abs(outer[0] - outer[1]))
     if n == 4:
         if r.min() < 0.6 * r.max() or extent < 0.4:
@@ -64,7 +74,7 @@ def layout_error(pts: np.ndarray, die_w: float, d: np.ndarray | None = None) -> 
         return float((r.max() - r.min()))
     if n == 5:
         mid = int(np.argmin(r))
-        outer = np.delete(r, mid)
+        outer = r[_OTHERS[5][mid]]
         if r[mid] > 0.1 or outer.min() < 0.6 * outer.max():
             return None
         return float(r[mid] + outer.max() - outer.min())

@@ -19,7 +19,7 @@ import functools
 import cv2
 import numpy as np
 
-from vision.layout import centroid, layout_error, layout_tilt, pair_distances
+from vision.layout import centroid, layout_error, layout_tilt, pair_distances, shape_error
 
 MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
 MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
@@ -414,7 +414,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
                 if k == 2:
                     e = 0.0 if extent >= _F32[0.42] else None
                 else:
-                    e = layout_error(pts, side, dist[:k, :k])
+                    e = shape_error(pts, side, dist[:k, :k], np.float32(extent))
             else:
                 e = layout_error(pts, side)
             if e is None:
@@ -449,8 +449,11 @@ def _side_pip_beside(sel: list[tuple[float, float, float]], contrast: np.ndarray
     the line between them (as _frontal_one tells a side face's pip), is an oblique 1 and
     a pip of its side face, not a 2.
     """
-    a, b = (_spot_shape(t, contrast, face, side) for t in sel)
-    if a is None or b is None:
+    a = _spot_shape(sel[0], contrast, face, side)
+    if a is None:
+        return False
+    b = _spot_shape(sel[1], contrast, face, side)
+    if b is None:
         return False
     for (p, sp), (q, sq) in (((sel[0], a), (sel[1], b)), ((sel[1], b), (sel[0], a))):
         if sp[1] <= ONE_ROUND and _side_pip(p, sp, q, sq):
@@ -574,21 +577,32 @@ def _rest(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side
 
 def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float) -> bool:
     """Each chosen peak is a spot of its own, round and of a pip's size, all of one size."""
-    m = ((smooth > SPOT_LEVEL * sel[-1][2]) & inside).astype(np.uint8)
-    _, lab, st, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
-    ids = [lab[int(t[1]), int(t[0])] for t in sel]
-    if 0 in ids:
-        return False
-    if len(set(ids)) < len(ids):
+    level = SPOT_LEVEL * sel[-1][2]
+    m = ((smooth > level) & inside).astype(np.uint8)
+    # each peak's spot (4-connected) by floodFill: its area and box as connectedComponentsWithStats
+    # gives them; a peak on a spot already filled (2) shares it with a stronger one
+    a, w, h = [], [], []
+    shared = False
+    for t in sel:
+        x, y = int(t[0]), int(t[1])
+        on = m[y, x]
+        if on == 0:
+            return False
+        if shared or on == 2:
+            shared = True
+            continue
+        n, _, _, box = cv2.floodFill(m, None, (x, y), 2, flags=4)
+        a.append(n)
+        w.append(box[2])
+        h.append(box[3])
+    if shared:
+        m = ((smooth > level) & inside).astype(np.uint8)
+        _, lab = cv2.connectedComponents(m, connectivity=4)
+        ids = [lab[int(t[1]), int(t[0])] for t in sel]
         sizes = _shared_spots(sel, ids, smooth, lab, m)
         if sizes is None:
             return False
         a, w, h = (x.tolist() for x in sizes)
-    else:
-        rows = st[ids].tolist()
-        a = [r[cv2.CC_STAT_AREA] for r in rows]
-        w = [r[cv2.CC_STAT_WIDTH] for r in rows]
-        h = [r[cv2.CC_STAT_HEIGHT] for r in rows]
     # areas, widths and heights are whole pixel counts (exact in float32 too): each ratio
     # below is off its bound by far more than a float32 rounding unless it is on it
     long = [max(x, y) for x, y in zip(w, h)]
