@@ -101,6 +101,11 @@ NEAR = 1.0
 # is cut in two at its widest gap along its long axis when that gap is SPLIT_GAP or more
 PAIR = 1.4
 SPLIT_GAP = 0.5
+# a part by a tail of a blob over TAIL_ONE die areas counts only as a die showing 2 or
+# more: a cable with its plug or label is a long blob of 6-9 die areas, and a 1 is one dark
+# spot, what a label's print or a plug's hole shows; a die with its shadow or a touching
+# speck is a blob of 1.7-3.6 (byler-d6: 1s read so are right)
+TAIL_ONE = 5.0
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -181,7 +186,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             elif (result is None and i < n_parts and part.squareness <= COMPACT
                   and ONE_DIE[0] * die * die < part.area < MAX_PART * die * die):
                 ragged.append(part)
-            if result is None or (i >= n_parts and not isinstance(result, Die)):
+            if result is None or (i >= n_parts and not _tail_die(result, blob.area / (die * die))):
                 continue
             # a part its face covers little of holds, and claims from the pip seeds, only
             # its face: a pale neighbour in it is the seeds' to find
@@ -296,6 +301,11 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _tail_die(result: Die | Unreadable | None, areas: float) -> bool:
+    """Does a part by a tail of a blob of `areas` die areas count (see TAIL_ONE)?"""
+    return isinstance(result, Die) and (result.value >= 2 or areas <= TAIL_ONE)
 
 
 def _apart(die: Die, dice: list[Die], gap: float) -> bool:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.evaluate import load_set
+from vision.dice import Die
 from vision.pips import read_frame
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
@@ -595,3 +596,40 @@ def test_a_group_of_two_dices_pips_is_cut_at_its_widest_gap():
     six = [(0, 0), (0, 9), (0, 18), (9, 0), (9, 9), (9, 18), (4.5, 27)]
     assert len(_two(np.array(six, np.float32), die)) == 1
     assert len(_two(np.array(five, np.float32), die)) == 1
+
+
+@pytest.mark.parametrize("file, change", [("six_43.jpg", "blur"), ("six_54.jpg", "jpeg")])
+def test_a_cables_plug_by_its_tail_is_no_1(dice_sets, file, change, monkeypatch):
+    """penlington-wood: a cable with its plug and label is a blob of 6-9 die areas; the part
+    by its tail, blurred by 1 px or saved as JPEG 40, read as a 1 (one dark spot: the plug's
+    hole, the label's print), an extra die. A tail part of a blob over TAIL_ONE die areas
+    counts only as a 2 or more."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
+    frame = cv2.imread(str(image.path))
+    if change == "blur":
+        frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    else:
+        frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], cv2.IMREAD_COLOR)
+    h, w = frame.shape[:2]
+
+    def off_labels(reading):
+        return [d.value for d in reading.dice if not any(b.contains(*d.box[0]) for b in image.boxes(w, h))]
+
+    assert off_labels(read_frame(frame)) == []
+    monkeypatch.setattr(pips, "TAIL_ONE", 1e9)
+    assert off_labels(read_frame(frame)) == [1]
+
+
+def test_a_tail_part_of_a_small_blob_may_be_a_1():
+    """byler-d6: a die with its shadow or a touching speck is a blob of 1.7-3.6 die areas,
+    and the 1 read from the part by its tail is right; only a long blob's 1 is dropped."""
+    from vision.dice import Unreadable
+    from vision.pips import TAIL_ONE, _tail_die
+
+    one, two = Die(1, ((0.0, 0.0), (20.0, 20.0), 0.0), 0.9), Die(2, ((0.0, 0.0), (20.0, 20.0), 0.0), 0.9)
+    assert _tail_die(one, 3.6) and _tail_die(two, 3.6) and _tail_die(two, 7.5)
+    assert not _tail_die(one, 6.5) and not _tail_die(None, 3.0)
+    assert not _tail_die(Unreadable(((0.0, 0.0), (20.0, 20.0), 0.0), "unclear"), 3.0)
+    assert 3.6 < TAIL_ONE < 6.5
