@@ -90,7 +90,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     another reader when this one gives up: a face with five such spots is no 2.
     """
     seen = 0
-    side = float(np.sqrt(np.count_nonzero(mask)))
+    on_blob = np.count_nonzero(mask)
+    side = float(np.sqrt(on_blob))
     if side < 8:
         return None, seen
     inner_mask = cv2.erode(mask, _K3) > 0
@@ -106,16 +107,15 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     face = inner_mask
     least = MIN_CONFIDENCE
     pale = None
-    outside = mask == 0
-    if np.count_nonzero(outside) > 20:
+    if mask.size - on_blob > 20:
         # the blob may hold some of the surface, or miss part of the die (a blob is cut at
         # a coarser scale and a pale die fades into a pale surface): the face is the patch
         # of pip-free colour nearer the body's than the surface's that holds the core,
         # wherever the blob's outline runs
-        surface = _median(lab[outside])
+        surface = _median(lab[mask == 0])
         # nearer the body than the surface: the side of the plane halfway between them
         near = bg @ (surface - body) < 0.5 * float(surface @ surface - body @ body)
-        _, parts = cv2.connectedComponents(cv2.erode(near.astype(np.uint8), _K3), connectivity=4)
+        _, parts = cv2.connectedComponents(cv2.erode(near.view(np.uint8), _K3), connectivity=4)
         ids = parts[core]
         ids = ids[ids > 0]
         if len(ids) == 0:
@@ -126,7 +126,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
             if float(np.linalg.norm(surface - body)) < PALE:
                 pale = (inner_mask, inner_mask, side, centre, max(least, SURE_ON_BLOB))  # the blob's own
             face = inner_mask = near_face
-            m = cv2.moments(face.astype(np.uint8), binaryImage=True)
+            m = cv2.moments(face.view(np.uint8), binaryImage=True)
             centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
             side = float(np.sqrt(area))
         else:
@@ -349,19 +349,19 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
     det -= dxy * dxy
     off = dxx > 0
     off |= ~face if off_face is None else off_face
-    det[off] = 0
+    np.copyto(det, 0, where=off)
     r = max(1, int(round(0.09 * side)))
     peak = det >= cv2.dilate(det, _disc(r))
     peak &= det > 0
-    ys, xs = np.nonzero(peak)
-    if len(xs) == 0:
+    at = np.flatnonzero(peak)  # in scan order, as np.nonzero
+    if len(at) == 0:
         return [], smooth
-    strength = det[ys, xs]
-    keep = strength > 0.02 * strength.max()
-    ys, xs = ys[keep], xs[keep]
-    v = smooth[ys, xs]
+    strength = det.ravel()[at]
+    at = at[strength > 0.02 * strength.max()]
+    v = smooth.ravel()[at]
     order = np.argsort(-v, kind="stable")  # strongest first, ties in scan order (as sorted() on -v)
-    return list(zip(xs[order].astype(np.float32), ys[order].astype(np.float32), v[order])), smooth
+    ys, xs = np.divmod(at[order], smooth.shape[1])
+    return list(zip(xs.astype(np.float32), ys.astype(np.float32), v[order])), smooth
 
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
