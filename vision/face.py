@@ -138,12 +138,12 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     touch = np.zeros(k, bool)
     touch[hl[rim > 0]] = True
     area = hs[1:, cv2.CC_STAT_AREA].astype(np.float32)
-    w = hs[1:, cv2.CC_STAT_WIDTH].astype(np.float32)
-    h = hs[1:, cv2.CC_STAT_HEIGHT].astype(np.float32)
-    fill = area / np.maximum(1, w * h)
     f2 = fside * fside
-    ok = ~touch[1:] & (area >= 0.006 * f2) & (area <= 0.12 * f2) & (fill >= 0.45)
-    ok &= np.maximum(w, h) / np.maximum(1, np.minimum(w, h)) <= 2.2
+    # the holes' sizes are whole pixel counts, exact in float32: the bounds are held as float32
+    # holds them, and each ratio is off its bound by far more than a float32 unit unless on it
+    least, most = float(np.float32(0.006 * f2)), float(np.float32(0.12 * f2))
+    ok = np.array([not t and least <= a <= most and 20 * a >= 9 * max(1, w * h) and 5 * max(w, h) <= 11 * max(1, min(w, h))
+                   for t, (_, _, w, h, a) in zip(touch[1:].tolist(), hs[1:].tolist())], bool)
     if ok.any():  # the elongation's moments only when some hole is left to judge
         ok &= _elongation(hl, k) <= 2.2
     if ok.any():  # the pips of one face are of one size: smaller holes are dirt or glare
