@@ -123,7 +123,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         near_face = parts == np.bincount(ids).argmax()
         area = int(np.count_nonzero(near_face))
         if area >= 0.3 * side * side:
-            if float(np.linalg.norm(surface - body)) < PALE:
+            gap = surface - body
+            if float(np.sqrt(gap.dot(gap))) < PALE:  # np.linalg.norm's own sum, without its checks
                 pale = (inner_mask, inner_mask, side, centre, max(least, SURE_ON_BLOB))  # the blob's own
             face = inner_mask = near_face
             m = cv2.moments(face.view(np.uint8), binaryImage=True)
@@ -276,7 +277,7 @@ class _FaceMaps:
             top = region & (far >= np.partition(on_face, k)[k])
             top_shift = shift[top]
             toward = np.add.reduce(top_shift, 0) / len(top_shift)  # .mean(axis=0), without its checks
-            norm = float(np.linalg.norm(toward))
+            norm = float(np.sqrt(toward.dot(toward)))  # np.linalg.norm's own sum, without its checks
             contrast = None
             if norm >= 1e-3:
                 contrast = np.maximum(0, shift @ (toward / norm))  # float32
