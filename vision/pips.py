@@ -99,6 +99,8 @@ NEAR = 1.0
 # the pip seeds, and two dice the seeds read inside it stand for it. The pips of two such
 # dice link into one group (their nearest pips under SEED_LINK apart): a group of 7-12 pips
 # is cut in two at its widest gap along its long axis when that gap is SPLIT_GAP or more
+# A part over PAIR die areas that read as a die its face covers little of claims its face
+# box with no SEED_CLEAR margin: the other die of the pair lies closer than that margin
 PAIR = 1.4
 SPLIT_GAP = 0.5
 # a part by a tail of a blob over TAIL_ONE die areas counts only as a die showing 2 or
@@ -156,6 +158,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     unclear: list[tuple[Blob, Unreadable]] = []
     left: list[tuple[np.ndarray, tuple[int, int]]] = []
     pairs: list[tuple[Blob, Unreadable]] = []  # unclear parts that may be two dice
+    tight: list[np.ndarray] = []  # claimed without the SEED_CLEAR margin
     small: list[Die] = []  # dice read from a lone blob smaller than a die
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
@@ -193,6 +196,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             held.append(_held(part, result, s))
             if isinstance(result, Unreadable) and part.area > PAIR * die * die:
                 pairs.append((part, result))
+            elif part.area > PAIR * die * die and held[-1] is not part.contour:
+                tight.append(held[-1])  # a pair's read die: its neighbour's pips lie close
             else:
                 claimed.append(held[-1])
             if isinstance(result, Die):
@@ -243,7 +248,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             dice.append(result)
             sides.append(die / s)
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
-    for blob in _pip_seeds(work, dist, die, claimed):
+    for blob in _pip_seeds(work, dist, die, claimed, tight):
         if _cut_by_view(blob, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, blob, s, die)
@@ -532,14 +537,16 @@ def _offset(dice: list[Die], unreadable: list[Unreadable], ox: int, oy: int) -> 
             [Unreadable(move(u.box), u.reason) for u in unreadable])
 
 
-def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray]) -> list[Blob]:
+def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray],
+               tight: list[np.ndarray] | None = None) -> list[Blob]:
     """Die-sized squares around clusters of dark pips that no blob read so far holds.
 
     A pale die on a pale surface gets no body in the foreground mask, only its pips and
     a shaded side; its pips are still dark round spots of a pip's size, two to six of them
     within a die's span. Such a cluster on a pale body that differs little from the
     surface (not the keys of a keyboard, not a cable's dark bead), away from what was
-    read already (a read die's side faces, seen obliquely, show pips too), becomes a
+    read already (a read die's side faces, seen obliquely, show pips too; `tight` holds
+    claims with no margin around them), becomes a
     square die candidate turned to the strongest edge direction around it; the face
     reader confirms it or it is dropped.
     """
@@ -561,6 +568,9 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
         cv2.drawContours(taken, claimed, -1, 255, -1)
         kd = max(3, int(round(SEED_CLEAR * die)) | 1)
         taken = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_RECT, (kd, kd)))
+        keep &= taken[pi[:, 1], pi[:, 0]] == 0
+    if tight:
+        cv2.drawContours(taken, tight, -1, 255, -1)
         keep &= taken[pi[:, 1], pi[:, 0]] == 0
     pts, pi = pts[keep], pi[keep]
     if len(pts) < 2:
