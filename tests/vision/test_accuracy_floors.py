@@ -1,7 +1,9 @@
 """Accuracy floors on the shared photo sets: a regression of the reader fails here.
 
 The floors sit a little below what the reader measures today (see the vision issue
-note); they are far below the targets in the issue and are raised as it improves.
+note); they are far below the targets in the issue and are raised as it improves. The
+same photos changed as another camera or room would take them (vision.retake) have
+floors too: a rule tuned to the shared photos' exact pixels fails there first.
 """
 
 from __future__ import annotations
@@ -12,16 +14,15 @@ import pytest
 
 from vision.evaluate import evaluate_set
 from vision.pips import read_frame
+from vision.retake import CHANGES
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
-# set: (exact, die recall, most extra dice); the spot reader first, the hole reader when
-# it is unsure, blobs cut by the camera's view not read, dice run together cut at their
-# cores, pale dice found by their pips, oblique dice at their top end: measured byler-d6
-# 0.57 / 0.845 / 1 and penlington-wood 0.845 / 0.931 / 8 (the extra dice are desk clutter)
+# set: (exact, die recall, most extra dice); measured at b1633b3: byler-d6 0.635 / 0.890 / 1
+# and penlington-wood 0.877 / 0.950 / 8 (the extra dice are desk clutter)
 FLOORS = {
-    "byler-d6": (0.54, 0.82, 6),
-    "penlington-wood": (0.82, 0.91, 15),
+    "byler-d6": (0.61, 0.87, 4),
+    "penlington-wood": (0.85, 0.935, 12),
 }
 
 
@@ -31,6 +32,33 @@ def test_accuracy_floor(dice_sets, name):
     score = evaluate_set(dice_sets / name, read_frame)
     exact, recall, extra = FLOORS[name]
     assert score.n == len(list((dice_sets / name / "images").iterdir()))
+    assert score.exact >= exact, score.as_dict()
+    assert score.die_recall >= recall, score.as_dict()
+    assert score.extra_dice <= extra, score.as_dict()
+
+
+# (set, change): (exact, die recall, most extra dice) on the odd-indexed photos (rules are
+# tuned on the even half and checked on the odd one); measured at b1633b3: byler-d6
+# dark0.6 0.58 / 0.870 / 0, blur1 0.50 / 0.841 / 1, jpeg40 0.39 / 0.764 / 0, scale0.6
+# 0.52 / 0.855 / 1; penlington-wood 0.884 / 0.952 / 2, 0.884 / 0.952 / 5, 0.871 / 0.966 / 7,
+# 0.903 / 0.960 / 8
+CHANGED_FLOORS = {
+    ("byler-d6", "dark0.6"): (0.55, 0.85, 3),
+    ("byler-d6", "blur1"): (0.47, 0.82, 3),
+    ("byler-d6", "jpeg40"): (0.36, 0.74, 3),
+    ("byler-d6", "scale0.6"): (0.49, 0.83, 3),
+    ("penlington-wood", "dark0.6"): (0.85, 0.93, 5),
+    ("penlington-wood", "blur1"): (0.85, 0.93, 8),
+    ("penlington-wood", "jpeg40"): (0.84, 0.94, 10),
+    ("penlington-wood", "scale0.6"): (0.87, 0.94, 11),
+}
+
+
+@pytest.mark.parametrize("name,change", sorted(CHANGED_FLOORS))
+def test_accuracy_floor_on_changed_pictures(dice_sets, name, change):
+    cv2.setNumThreads(1)
+    score = evaluate_set(dice_sets / name, read_frame, lambda i, _: i % 2 == 1, CHANGES[change])
+    exact, recall, extra = CHANGED_FLOORS[name, change]
     assert score.exact >= exact, score.as_dict()
     assert score.die_recall >= recall, score.as_dict()
     assert score.extra_dice <= extra, score.as_dict()
