@@ -12,6 +12,15 @@ from vision.pips import read_frame
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
+def _byler_box(dice_sets, file, at):
+    """A byler-d6 photo's labelled box centred at `at`, and what read_frame reads in it (called anew each time)."""
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    return box, lambda: [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])]
+
+
 def _sample(dice_sets, name, step):
     return load_set(dice_sets / name)[::step]
 
@@ -416,13 +425,10 @@ def test_a_die_a_read_neighbours_part_took_is_found(dice_sets, file, at, monkeyp
     read (a 5, a 2, a 2); holding the whole part (FACE_COVER 0) loses it."""
     import vision.pips as pips
 
-    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
-    frame = cv2.imread(str(image.path))
-    h, w = frame.shape[:2]
-    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
-    assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == [box.value]
+    box, read_in_box = _byler_box(dice_sets, file, at)
+    assert read_in_box() == [box.value]
     monkeypatch.setattr(pips, "FACE_COVER", 0.0)
-    assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == []
+    assert read_in_box() == []
 
 
 def test_a_part_its_face_fills_holds_all_of_itself():
@@ -468,13 +474,10 @@ def test_a_heap_bigger_than_max_dice_is_searched_when_its_dice_fill_it(dice_sets
     keeps beyond its read parts holds a 2 each; with HEAP out of reach it stays missed."""
     import vision.pips as pips
 
-    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
-    frame = cv2.imread(str(image.path))
-    h, w = frame.shape[:2]
-    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
-    assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == [box.value]
+    box, read_in_box = _byler_box(dice_sets, file, at)
+    assert read_in_box() == [box.value]
     monkeypatch.setattr(pips, "HEAP", 1e9)
-    assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == []
+    assert read_in_box() == []
 
 
 def test_a_part_its_face_covers_little_of_claims_only_its_face_from_the_pip_seeds(dice_sets, monkeypatch):

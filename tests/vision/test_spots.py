@@ -8,6 +8,16 @@ import pytest
 
 from vision.spots import read_spots
 
+
+def _values_near(dice_sets, name, centre, change="none"):
+    """The values read_frame reads within 20 px of centre on a byler-d6 photo (changed by vision.retake)."""
+    from vision.pips import read_frame
+    from vision.retake import CHANGES
+
+    frame = CHANGES[change](cv2.imread(str(dice_sets / "byler-d6" / "images" / name)))
+    return [d.value for d in read_frame(frame).dice
+            if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
+
 # pip places on a 3x3 grid (column, row), -1..1
 FACES = {
     1: [(0, 0)],
@@ -239,26 +249,18 @@ def test_the_rims_ridges_on_the_outer_band_are_passed_over():
 @pytest.mark.parametrize("name,centre,value", [("IMG_20191209_100348.jpg", (418, 327), 6),
                                                ("IMG_20191208_111628.jpg", (364, 346), 3)])
 def test_a_die_whose_dark_rim_outshines_its_pips_is_read(dice_sets, name, centre, value):
-    from vision.pips import read_frame
-
     # byler-d6 dice (marbled blue or dark, red pips, dark rim) that both colour maps saw as
     # their rim's corners: unreadable before the map from inside the rim
-    frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
-    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
-    assert [d.value for d in near] == [value]
+    assert _values_near(dice_sets, name, centre) == [value]
 
 
 @pytest.mark.parametrize("name,centre,value", [("IMG_20191209_100728.jpg", (342, 363), 3),
                                                ("IMG_20191208_112911.jpg", (497, 376), 5),
                                                ("IMG_20191209_095800.jpg", (318, 198), 6)])
 def test_a_three_five_or_six_turned_off_the_face_edges_is_read(dice_sets, name, centre, value):
-    from vision.pips import read_frame
-
     # byler-d6 dice whose face patch's edges run 36-44 degrees off their pips' layout (an
     # oblique or rounded die): the tilt check held for a 2 or a 4 only now
-    frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
-    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
-    assert [d.value for d in near] == [value]
+    assert _values_near(dice_sets, name, centre) == [value]
 
 
 @pytest.mark.parametrize("name,centre,value", [("IMG_20191208_111858.jpg", (408, 335), 4),
@@ -266,14 +268,10 @@ def test_a_three_five_or_six_turned_off_the_face_edges_is_read(dice_sets, name, 
                                                ("IMG_20191208_112353.jpg", (463, 335), 5),
                                                ("IMG_20191209_100150.jpg", (493, 225), 5)])
 def test_pips_of_another_hue_are_read_above_the_hue_floor_and_inside_the_rim(dice_sets, name, centre, value):
-    from vision.pips import read_frame
-
     # byler-d6 dice whose pips differ from the body in hue: the first two have a pip weaker
     # than MIN_CONTRAST in the hue map but above HUE_FLOOR; the last two (a red die with
     # yellow pips, a dark rim) are read by the hue map from inside the rim
-    frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
-    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
-    assert [d.value for d in near] == [value]
+    assert _values_near(dice_sets, name, centre) == [value]
 
 
 @pytest.mark.parametrize("name,centre,value", [("IMG_20191208_112256.jpg", (362, 388), 5),
@@ -281,14 +279,10 @@ def test_pips_of_another_hue_are_read_above_the_hue_floor_and_inside_the_rim(dic
                                                ("IMG_20191208_112419.jpg", (362, 377), 3),
                                                ("IMG_20191208_112426.jpg", (154, 292), 5)])
 def test_a_white_die_on_a_pale_table_is_read_on_its_blob_too(dice_sets, name, centre, value):
-    from vision.pips import read_frame
-
     # byler-d6 white dice with big black pips on a pale grey table (body and surface under
     # PALE apart): the body-coloured patch is cut by shade and by the pips' pull on the
     # median; the first two were unreadable, the last two were read as 2 and 1
-    frame = cv2.imread(str(dice_sets / "byler-d6" / "images" / name))
-    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
-    assert [d.value for d in near] == [value]
+    assert _values_near(dice_sets, name, centre) == [value]
 
 
 def test_a_flat_spot_is_not_round():
@@ -325,30 +319,18 @@ def _square_mask():
     return mask
 
 
-def _changed(frame, change):
-    """The frame as another camera would give it: softer (a Gaussian of sigma 1), JPEG-compressed at
-    quality 40, or smaller (scale0.6: 0.6 of its size)."""
-    if change.startswith("scale"):
-        k = float(change[5:])
-        return cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-    if change == "blur1":
-        return cv2.GaussianBlur(frame, (0, 0), 1.0)
-    if change == "jpeg40":
-        return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], cv2.IMREAD_COLOR)
-    return frame
-
-
 @pytest.mark.parametrize("name,centre,side,angle,change,value", [
     ("IMG_20191208_111718.jpg", (279.5, 444.5), 35.4, -45.0, "none", 5),
     ("IMG_20191208_112353.jpg", (463.5, 335.5), 45.3, -45.0, "blur1", 5),
     ("IMG_20191208_112005.jpg", (347.0, 384.0), 32.0, -90.0, "jpeg40", 5)])
 def test_a_centre_pip_of_another_contrast_is_measured_at_its_own(dice_sets, name, centre, side, angle, change, value):
     from vision.face import crop_die
+    from vision.retake import CHANGES
 
     # byler-d6 5s whose centre pip stands out from the corner ones in contrast: at the
     # weakest pip's level the pips' spots were over 4x apart in area, so no layout was pip
     # shaped; each pip at half its own contrast, they are of one size (OWN_LEVEL)
-    frame = _changed(cv2.imread(str(dice_sets / "byler-d6" / "images" / name)), change)
+    frame = CHANGES[change](cv2.imread(str(dice_sets / "byler-d6" / "images" / name)))
     patch, _ = crop_die(frame, centre, side, angle)
     read = read_spots(patch, _square_mask())
     assert read is not None and read[0] == value, read
@@ -359,22 +341,15 @@ def test_a_centre_pip_of_another_contrast_is_measured_at_its_own(dice_sets, name
                                                       ("IMG_20191208_111820.jpg", "scale0.6", (161, 136), 6)])
 def test_a_six_whose_columns_run_together_on_a_soft_picture_is_read_on_a_sharper_map(dice_sets, name, change,
                                                                                       centre, value):
-    from vision.pips import read_frame
-
     # byler-d6 6s blurred, or shrunk so the crop enlarges them: at the spot scale (SMOOTH)
     # each column of three pips is one bar; at SHARP they part
-    frame = _changed(cv2.imread(str(dice_sets / "byler-d6" / "images" / name)), change)
-    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
-    assert [d.value for d in near] == [value]
+    assert _values_near(dice_sets, name, centre, change) == [value]
 
 
 @pytest.mark.parametrize("name,centre,value", [("IMG_20191208_112239.jpg", (320, 235), 3),
                                                ("IMG_20191208_112415.jpg", (270, 352), 4)])
 def test_the_sharper_map_reads_nothing_but_a_six(dice_sets, name, centre, value):
-    from vision.pips import read_frame
-
     # byler-d6 at 0.8 of its size: the sharper map, taken for any face, read this 3 and this
     # 4 as 2s (the sharper smoothing shows more of their texture and shade as spots)
-    frame = _changed(cv2.imread(str(dice_sets / "byler-d6" / "images" / name)), "scale0.8")
-    near = [d for d in read_frame(frame).dice if np.hypot(d.box[0][0] - centre[0], d.box[0][1] - centre[1]) < 20]
-    assert all(d.value == value for d in near), [d.value for d in near]
+    near = _values_near(dice_sets, name, centre, "scale0.8")
+    assert all(v == value for v in near), near
