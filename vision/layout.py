@@ -15,6 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 
+# in die edges: the pips of a face span at most MAX_EXTENT, no two lie nearer than
+# MIN_APART, and a 2's diagonal spans at least TWO_EXTENT
+MAX_EXTENT = 1.05
+MIN_APART = 0.17
+TWO_EXTENT = 0.42
 INNER_6 = 0.9  # a 6's middle pips lie at most this part of its corners' distance from its centre
 # (0.71 on a square face; one pip displaced by the spot search or the squash of an oblique view
 # reached 0.85-0.9 on real 6s, while the other checks still turn away a 4 with two side pips)
@@ -44,12 +49,12 @@ def layout_error(pts: np.ndarray, die_w: float, d: np.ndarray | None = None) -> 
     if d is None:
         d = pair_distances(pts, die_w)
     extent = d.max()
-    if extent > 1.05 or n > 6:
+    if extent > MAX_EXTENT or n > 6:
         return None
-    if n > 1 and d[_PAIRS[n]].min() < 0.17:
+    if n > 1 and d[_PAIRS[n]].min() < MIN_APART:
         return None
     if n == 2:
-        return 0.0 if 0.42 <= extent else None
+        return 0.0 if TWO_EXTENT <= extent else None
     return shape_error(pts, die_w, d, extent)
 
 

@@ -19,7 +19,8 @@ import functools
 import cv2
 import numpy as np
 
-from vision.layout import centroid, layout_error, layout_tilt, pair_distances, shape_error
+from vision.layout import (MAX_EXTENT, MIN_APART, TWO_EXTENT, centroid, layout_error, layout_tilt,
+                           pair_distances, shape_error)
 
 MIN_CONTRAST = 20.0  # Lab units: a weaker spot is texture, not a pip
 MIN_CONFIDENCE = 0.25  # below this the face is left to the other reader, or a re-roll
@@ -48,7 +49,7 @@ MAX_TILT = 30.0  # degrees a 2 or a 4 may be turned from the face's edges
 TILT_HELD = (2, 4)
 CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its weakest pip's contrast holds a pip
 # (a true 4's middle is plain body, at most 0.07 on the even half; a 5's weak centre pip from 0.18)
-TWIN_6 = 0.17  # a peak this near (face sides) a stronger one is the same pip, for a 6 (pips lie 0.17 apart or more)
+TWIN_6 = MIN_APART  # a peak this near (face sides) a stronger one is the same pip, for a 6 (no two pips lie nearer)
 BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
 SMALL_6 = 6.0  # a 6's smallest pip: at least 1/6 of its biggest's area (other faces: 1/4)
@@ -390,7 +391,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             break  # and so for every bigger k: the peaks come strongest first
         if k == 6:
             pts = np.array([(t[0], t[1]) for t in sel], np.float32)
-            rest, beyond = _rest(src, k, pts, side)
+            rest, beyond = _rest_past_6(src, pts, side)
         else:
             pts = top[:k]
             rest, beyond = (src[k][2] if k < len(src) else 0.0), False
@@ -410,10 +411,10 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
                 # layout's extent and its nearest two pips (pairs (i, j), j < i, as d is symmetric)
                 pairs = [near[i][j] for i in range(1, k) for j in range(i)]
                 extent = max(pairs)
-                if extent > _F32[1.05] or min(pairs) < _F32[0.17]:
+                if extent > _F32[MAX_EXTENT] or min(pairs) < _F32[MIN_APART]:
                     continue
                 if k == 2:
-                    e = 0.0 if extent >= _F32[0.42] else None
+                    e = 0.0 if extent >= _F32[TWO_EXTENT] else None
                 else:
                     e = shape_error(pts, side, dist[:k, :k], np.float32(extent))
             else:
@@ -551,22 +552,21 @@ def _f32(x: float) -> float:
     return float(np.float32(x))
 
 
-_F32 = {x: _f32(x) for x in (1.05, 0.17, 0.42)}
+_F32 = {x: _f32(x) for x in (MAX_EXTENT, MIN_APART, TWO_EXTENT)}  # layout_error's first bounds
 
 
-def _rest(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side: float) -> tuple[float, bool]:
-    """The contrast of the strongest peak after the k chosen that could be a pip of their face.
+def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side: float) -> tuple[float, bool]:
+    """The contrast of the strongest peak after the 6 chosen that could be a pip of their face.
 
-    Any peak could be a pip the layout missed, except past a 6: a six has no seventh pip,
-    so a peak on a chosen pip (nearer than two pips of a face ever lie) is that pip again,
-    and a peak beyond the 6's corners is another face's. The flag: such a peak was passed.
+    For fewer pips that is simply the next peak (any peak could be a pip the layout
+    missed). A six has no seventh pip, so a peak on a chosen pip (nearer than two pips of
+    a face ever lie) is that pip again, and a peak beyond the 6's corners is another
+    face's. The flag: such a peak was passed.
     """
-    if k != 6:
-        return (peaks[k][2] if k < len(peaks) else 0.0), False
     c = centroid(pts)
     corner = float(np.hypot(*(pts - c).T).max())
     beyond = False
-    for t in peaks[k:]:
+    for t in peaks[6:]:
         if float(np.min(np.hypot(pts[:, 0] - t[0], pts[:, 1] - t[1]))) < TWIN_6 * side:
             continue
         if float(np.hypot(t[0] - c[0], t[1] - c[1])) > BEYOND_6 * corner:
