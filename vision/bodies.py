@@ -69,6 +69,15 @@ class Blob:
         fill = self.area / (w * h)
         return float(min(w, h) / max(w, h) * min(1.0, fill / 0.85))
 
+    def filled(self, pad: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
+        """The blob's outline filled (255) in a mask of its bounding box grown by pad pixels
+        each way, and where that mask's corner lies (working pixels)."""
+        x, y, w, h = cv2.boundingRect(self.contour)
+        x, y = x - pad, y - pad
+        m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        cv2.drawContours(m, [self.contour - np.array([x, y])], -1, 255, -1)
+        return m, (x, y)
+
 
 def foreground(work_bgr: np.ndarray) -> np.ndarray:
     """A uint8 0/255 mask of what differs from the surface around it."""
@@ -123,9 +132,8 @@ def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_
     at some higher level the blob falls apart. The first level whose parts are mostly
     square and die-sized wins: (its parts, how many of them look like one die).
     """
-    x, y, w, h = cv2.boundingRect(blob.contour)
-    filled = np.zeros((h, w), np.uint8)
-    cv2.drawContours(filled, [blob.contour - np.array([x, y])], -1, 255, -1)
+    filled, (x, y) = blob.filled()
+    h, w = filled.shape
     # the blob's own pixels and its small holes (pips), not what lies in a big hole of it
     # (the dice inside a tray's rim)
     _, own = cv2.connectedComponents(mask[y:y + h, x:x + w] & filled, connectivity=8)
@@ -216,10 +224,9 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
     sides: list[float] = []
     tie: list[float] = []
     for b in candidates:
-        x, y, w, h = cv2.boundingRect(b.contour)
-        inner = np.zeros((h, w), np.uint8)
-        cv2.drawContours(inner, [b.contour - np.array([x, y])], -1, 1, -1)
-        r = float((dt[y:y + h, x:x + w] * inner).max())
+        inner, (x, y) = b.filled()
+        h, w = inner.shape
+        r = float((dt[y:y + h, x:x + w] * (inner > 0)).max())
         side = 2.0 * r
         if side > 0 and 0.7 < b.area / (side * side) < 6.0:
             sides.append(side)
@@ -244,9 +251,8 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
     """
     if blob.area > MAX_DICE * die * die:
         return [blob]  # a tray's rim or a laptop's edge: raise_level's job, not this
-    x, y, w, h = cv2.boundingRect(blob.contour)
-    filled = np.zeros((h, w), np.uint8)
-    cv2.drawContours(filled, [blob.contour - np.array([x, y])], -1, 255, -1)
+    filled, (x, y) = blob.filled()
+    h, w = filled.shape
     own = (mask[y:y + h, x:x + w] > 0) & (filled > 0)
     # pips of the surface's colour, or the whole face of a pale die on a pale surface
     # (its outline only stands out), are holes in the die: its own pixels

@@ -236,7 +236,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     # what blobs of dice keep beyond their read parts, then ragged parts that read as
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
-    cores += [c for m, at in map(_filled, ragged) for c in _deepest(m, at, die, 1)]
+    cores += [c for m, at in (p.filled(1) for p in ragged) for c in _deepest(m, at, die, 1)]
     for sq in _squares(work, cores, die):
         if _cut_by_view(sq, work.shape, edges):
             continue
@@ -244,7 +244,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         if isinstance(result, Die):
             # its middle only: a pale neighbour's pips beside it are still pip seeds
             c, _, a = sq.rect
-            claimed.append(np.rint(cv2.boxPoints((c, (CORE_CLAIM * die,) * 2, a))).astype(np.int32).reshape(-1, 1, 2))
+            claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
             dice.append(result)
             sides.append(die / s)
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
@@ -319,14 +319,6 @@ def _apart(die: Die, dice: list[Die], gap: float) -> bool:
     return all(math.hypot(d.box[0][0] - x, d.box[0][1] - y) >= gap for d in dice if d is not die)
 
 
-def _filled(blob: Blob) -> tuple[np.ndarray, tuple[int, int]]:
-    """The blob filled in a mask of its bounding box and a pixel's border, and where that lies."""
-    x, y, w, h = cv2.boundingRect(blob.contour)
-    m = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(m, [blob.contour - np.array([x - 1, y - 1])], -1, 255, -1)
-    return m, (x - 1, y - 1)
-
-
 def _held(part: Blob, result: Die | Unreadable, s: float) -> np.ndarray:
     """What a read part holds out of its blob's leftover (a contour, working pixels).
 
@@ -339,18 +331,17 @@ def _held(part: Blob, result: Die | Unreadable, s: float) -> np.ndarray:
     if isinstance(result, Die):
         (fx, fy), (fw, fh), angle = result.box
         if fw * fh * s * s < FACE_COVER * part.area:
-            box = cv2.boxPoints(((fx * s, fy * s), (fw * s, fh * s), angle))
-            return np.rint(box).astype(np.int32).reshape(-1, 1, 2)
+            return _box(((fx * s, fy * s), (fw * s, fh * s), angle))
     return part.contour
 
 
 def _leftover(blob: Blob, held: list[np.ndarray], mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
-    """The blob's pixels of the mask, less its parts that read (as _filled).
+    """The blob's pixels of the mask, less its parts that read (as Blob.filled(1)).
 
     Its outline filled would close the gaps a heap of dice encloses: the surface between
     four dice is a hole of the mask a die's square would fit in.
     """
-    m, (x, y) = _filled(blob)
+    m, (x, y) = blob.filled(1)
     if held:
         cv2.drawContours(m, [c - np.array([x, y]) for c in held], -1, 0, -1)
     h, w = m.shape
@@ -385,7 +376,7 @@ def _squares(work: np.ndarray, centres: list[tuple[float, float]], die: float) -
     out = []
     for cx, cy in centres:
         rect = ((cx, cy), (die, die), _square_angle(grey, cx, cy, int(round(SEED_WINDOW * die))))
-        out.append(Blob(rect, die * die, np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)))
+        out.append(_rect_blob(rect))
     return out
 
 
@@ -466,9 +457,17 @@ def _end_rect(blob: Blob, axis: tuple[float, float], along: float, dot: float,
     sign points to, as a rect of the given size and angle: where a tilted die's top face lies."""
     (cx, cy), _, _ = blob.rect
     off = math.copysign(along * (1.0 - TOP_END) / 2.0, dot)
-    rect = ((cx + off * axis[0], cy + off * axis[1]), size, angle)
-    box = np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)
-    return Blob(rect, size[0] * size[1], box)
+    return _rect_blob(((cx + off * axis[0], cy + off * axis[1]), size, angle))
+
+
+def _box(rect: RotatedRect) -> np.ndarray:
+    """A rotated rectangle's corners as an integer contour (working pixels)."""
+    return np.rint(cv2.boxPoints(rect)).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _rect_blob(rect: RotatedRect) -> Blob:
+    """A rotated rectangle as a blob: where a die is looked for without a blob of its own."""
+    return Blob(rect, rect[1][0] * rect[1][1], _box(rect))
 
 
 def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
@@ -589,7 +588,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
             continue
         cx, cy = p.mean(0)
         rect = ((float(cx), float(cy)), (die, die), _square_angle(L, cx, cy, rh))
-        box = np.rint(cv2.boxPoints(rect)).astype(np.int32)
+        box = _box(rect)
         bx, by, bw, bh = cv2.boundingRect(box)
         bx0, by0 = max(0, bx), max(0, by)
         sq = np.zeros((bh, bw), np.uint8)
@@ -600,7 +599,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
             continue  # runs into a die read already (its side face)
         if np.median(dist[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]) > SEED_BODY:
             continue  # a body that differs from the surface had its own blob
-        out.append(Blob(rect, die * die, box.reshape(-1, 1, 2)))
+        out.append(Blob(rect, die * die, box))
     return out
 
 

@@ -334,7 +334,7 @@ def test_core_square_sits_where_a_die_fits():
     """The square goes to a part's deepest point, a die in size; a part too thin for a die
     anywhere (a cable's end, a strip of a tray's rim) gives none."""
     from vision.bodies import blobs
-    from vision.pips import _deepest, _filled, _squares
+    from vision.pips import _deepest, _squares
 
     work = np.full((120, 160, 3), 200, np.uint8)
     mask = np.zeros((120, 160), np.uint8)
@@ -343,8 +343,8 @@ def test_core_square_sits_where_a_die_fits():
     cv2.rectangle(mask, (20, 100), (140, 108), 255, -1)  # a thin strip
     cv2.rectangle(work, (40, 40), (69, 69), (40, 40, 40), -1)
     part, strip = sorted(blobs(mask, 5), key=lambda b: b.rect[0][1])
-    assert _deepest(*_filled(strip), 30.0, 1) == []
-    [sq] = _squares(work, _deepest(*_filled(part), 30.0, 1), 30.0)
+    assert _deepest(*strip.filled(1), 30.0, 1) == []
+    [sq] = _squares(work, _deepest(*part.filled(1), 30.0, 1), 30.0)
     (cx, cy), (sw, sh), angle = sq.rect
     assert abs(cx - 54.5) <= 1.5 and abs(cy - 54.5) <= 1.5 and (sw, sh) == (30.0, 30.0)
     assert min(abs(angle) % 90, 90 - abs(angle) % 90) < 5  # the die's own edges
