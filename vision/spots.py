@@ -613,12 +613,12 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
         return False
     if any(5 * n < 2 * max(1, x * y) for n, x, y in zip(a, w, h)):  # filling under 0.4 of the box
         return False
-    if _whole_sizes_agree(a):
+    if _sizes_agree(a):
         return True
     # a 5's centre pip may stand out from the corner ones in contrast (glare, shade, a soft
     # or compressed picture): at one level for all, the stronger pips' spots are wider than
     # the weaker's though the pips are one size; each at half its own contrast, they agree
-    return len(sel) in OWN_LEVEL and _sizes_agree(_own_areas(sel, smooth, inside, side))
+    return len(sel) in OWN_LEVEL and _sizes_agree(_own_areas(sel, smooth, inside, side).tolist())
 
 
 def _own_areas(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
@@ -641,19 +641,12 @@ def _own_areas(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside
     return out
 
 
-def _sizes_agree(a: np.ndarray) -> bool:
-    """Are pips of these areas of one face? Within 4x of each other, or a 6 with one small pip."""
-    if len(a) == 6 and a.max() > 4 * a.min():
-        # a 6's weakest pip (in shade, or at the face's far edge) may be smaller still, but
-        # only the one: a 4 with two small pips of a side face beside it is no 6
-        return bool(a.max() <= SMALL_6 * a.min() and a.max() <= SECOND_6 * np.partition(a, 1)[1])
-    return len(a) < 2 or bool(a.max() <= 4 * a.min())
-
-
-def _whole_sizes_agree(a: list) -> bool:
-    """_sizes_agree of whole-number areas, in Python numbers (exact, as in float32)."""
+def _sizes_agree(a: list[float]) -> bool:
+    """Are pips of these areas (whole pixel counts) of one face? Within 4x of each other, or a 6 with one small pip."""
     hi, lo = max(a), min(a)
     if len(a) == 6 and hi > 4 * lo:
+        # a 6's weakest pip (in shade, or at the face's far edge) may be smaller still, but
+        # only the one: a 4 with two small pips of a side face beside it is no 6
         return hi <= SMALL_6 * lo and hi <= SECOND_6 * sorted(a)[1]
     return len(a) < 2 or hi <= 4 * lo
 
