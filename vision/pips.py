@@ -67,6 +67,11 @@ ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 LEAN = 0.1
 LEAN_COS = 0.7
 TOP_END = 0.5
+# a die-like part of at most PAIR die areas still unclear after that, in a view that
+# leans (over LEAN) or has no read face to tell (a lone die), is read at its ends,
+# END_SPANS of its length along either axis at either end: a value most of them read is
+# its top face (_ends_agree)
+END_SPANS = (0.5, 0.6)
 # a die-like part that reads unclear is read again at its top-face end only in a view
 # that leans clearly (its read faces at least TILTED die edges off their parts' centres)
 # and along one of its sides (within acos(TILT_COS)): a close, oblique camera sees a
@@ -233,6 +238,18 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             unreadable = [x for x in unreadable if x is not u]
             dice.append(result)
             sides.append(die / s)
+    # die-like parts still unclear where the view may be oblique (its read faces lean, or
+    # none was read to tell: a lone die): the top face is the larger face, so most of the
+    # part's ends read it. A view from straight above shows faces square on: their halves
+    # read as parts of them (a 4's as 2s), so nothing is cut there
+    oblique_view = not lean or _frame_lean(lean, LEAN) is not None
+    for part, u in unclear if oblique_view else ():
+        if part.area <= PAIR * die * die and any(x is u for x in unreadable):
+            result = _ends_agree(frame_bgr, part, s, die)
+            if result is not None:
+                unreadable = [x for x in unreadable if x is not u]
+                dice.append(result)
+                sides.append(die / s)
     # what blobs of dice keep beyond their read parts, then ragged parts that read as
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
@@ -440,6 +457,44 @@ def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, f
     return out
 
 
+def _ends_agree(frame: np.ndarray, part: Blob, s: float, die: float) -> Die | None:
+    """The value most of an unclear part's ends read (END_SPANS of it along either axis, at
+    either end), when ends along both axes read it and more ends read it than read any
+    other value together; else None.
+
+    A die seen obliquely, top face and the side face turned to the camera, reads unclear
+    as a whole. Its ends along either axis: the top face's end and the two lengthwise ends
+    (the top face, the larger face while the view is less than 45 degrees off vertical,
+    holds most of their pips) read the top face; only the side face's end reads the side.
+    Two spans, as where the faces meet is not known: a span that takes in a row of the
+    side's pips reads one value, the other span another, and the die is left unclear.
+    No frame lean needed: it settles a lone die. The side face's end does not read the top
+    face: a value read at both ends of either axis (at one span) is a face seen square on,
+    its halves each showing part of its pips (a 4's halves read as 2s).
+    """
+    (_, _), (w, h), angle = part.rect
+    a = math.radians(angle)
+    votes: dict[int, list[tuple[int, float, Die]]] = {}  # value: (axis, span, read) of each end
+    for k, (ax, ay, along, across) in enumerate(((math.cos(a), math.sin(a), w, h),
+                                                 (-math.sin(a), math.cos(a), h, w))):
+        turn = math.degrees(math.atan2(ay, ax))
+        for span in END_SPANS:
+            for sign in (1.0, -1.0):
+                end = _end_rect(part, (ax, ay), along, sign, (along * span, across), turn, span)
+                r = _read_blob(frame, end, s, die)
+                if isinstance(r, Die):
+                    votes.setdefault(r.value, []).append((k, span, r))
+    if not votes:
+        return None
+    best = max(votes.values(), key=len)
+    if len({k for k, _, _ in best}) < 2 or 2 * len(best) <= sum(len(v) for v in votes.values()):
+        return None  # not read along both axes, or not by most ends
+    both = [(k, span) for k, span, _ in best]
+    if all(any(both.count((k, span)) == 2 for span in END_SPANS) for k in (0, 1)):
+        return None  # read at both ends of either axis: a face seen square on (a 4's halves are 2s)
+    return max((r for _, _, r in best), key=lambda r: r.confidence)
+
+
 def _frame_lean(lean: list[tuple[float, float]], floor: float) -> tuple[float, float, float] | None:
     """The frame's lean (vx, vy) and its length: the mean of its read faces' offsets from
     their parts' centres, in die edges. None when no face was read or it is no longer than
@@ -452,11 +507,12 @@ def _frame_lean(lean: list[tuple[float, float]], floor: float) -> tuple[float, f
 
 
 def _end_rect(blob: Blob, axis: tuple[float, float], along: float, dot: float,
-              size: tuple[float, float], angle: float) -> Blob:
-    """The TOP_END end of the part along axis (its length there: along), at the end dot's
-    sign points to, as a rect of the given size and angle: where a tilted die's top face lies."""
+              size: tuple[float, float], angle: float, span: float = TOP_END) -> Blob:
+    """The span (TOP_END) end of the part along axis (its length there: along), at the end
+    dot's sign points to, as a rect of the given size and angle: where a tilted die's top
+    face lies."""
     (cx, cy), _, _ = blob.rect
-    off = math.copysign(along * (1.0 - TOP_END) / 2.0, dot)
+    off = math.copysign(along * (1.0 - span) / 2.0, dot)
     return _rect_blob(((cx + off * axis[0], cy + off * axis[1]), size, angle))
 
 

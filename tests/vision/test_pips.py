@@ -574,8 +574,10 @@ def test_two_pale_dice_run_together_are_read_by_their_pips(dice_sets, monkeypatc
     frame = cv2.imread(str(image.path))
     reading = read_frame(frame)
     assert reading.values == (5, 5) and not reading.unreadable
-    # the part claims the pips from the seeds: the part is unclear, no die read
+    # the part claims the pips from the seeds: the part is unclear, no die read (nor one
+    # of the two read at the part's ends, as a lone oblique die is)
     monkeypatch.setattr(pips, "PAIR", 1e9)
+    monkeypatch.setattr(pips, "END_SPANS", ())
     reading = read_frame(frame)
     assert reading.values == () and len(reading.unreadable) == 1
     # the pips' group is not cut: one group of ten, no seed
@@ -650,3 +652,63 @@ def test_the_second_die_of_a_pair_read_as_one_is_found_by_its_pips(dice_sets, mo
     assert read_frame(frame).values == (5, 5)
     monkeypatch.setattr(pips, "PAIR", 1e9)
     assert read_frame(frame).values == (5,)
+
+
+@pytest.mark.parametrize("file", ["six_2.jpg", "five_7.jpg", "dice_9.jpg"])
+def test_a_lone_oblique_die_is_read_by_its_ends(dice_sets, file, monkeypatch):
+    """penlington-wood: one pale die seen obliquely, its top face and a side face in one
+    blob, reads unclear as a whole; no other die is read, so the frame's lean cannot tell
+    which end is the top face. Most of its ends (half and 0.6 of it along either axis, at
+    either end) read the top face: the top face's end and the lengthwise ends, which the
+    larger face's pips rule. Without the ends it is a re-roll."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
+    frame = cv2.imread(str(image.path))
+    reading = read_frame(frame)
+    assert reading.values == image.values and not reading.unreadable
+    monkeypatch.setattr(pips, "END_SPANS", ())
+    reading = read_frame(frame)
+    assert reading.values == () and len(reading.unreadable) == 1
+
+
+def test_ends_agree_only_along_both_axes_by_most_and_not_at_both_ends_of_each(monkeypatch):
+    """A value read only at the ends along one axis (a cable's or a keyboard's unclear part:
+    one dark spot at either end) is no die; nor is one read by no more ends than the
+    others together (penlington-wood four_30: a 4 whose side shows a 6, 6 at half spans,
+    4 at 0.6); nor one read at both ends of each axis (a face seen square on: its halves)."""
+    import vision.pips as pips
+
+    part = pips._rect_blob(((50.0, 50.0), (30.0, 24.0), 0.0))
+
+    def reads(values):
+        it = iter(values)
+
+        def read(frame, blob, s, die):
+            v = next(it)
+            return None if v is None else Die(v, (blob.rect[0], (10.0, 10.0), 0.0), 0.5)
+        return read
+
+    frame = np.zeros((100, 100, 3), np.uint8)
+    # order: axis 0 (span 0.5: +, -; span 0.6: +, -), then axis 1 likewise
+    monkeypatch.setattr(pips, "_read_blob", reads([6, None, 6, None, 6, 6, None, 1]))
+    assert pips._ends_agree(frame, part, 1.0, 24.0).value == 6
+    monkeypatch.setattr(pips, "_read_blob", reads([1, 1, 1, 1, None, None, None, None]))
+    assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # one axis only
+    monkeypatch.setattr(pips, "_read_blob", reads([6, 6, 4, 4, None, 6, 4, None]))
+    assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # 3 of 6: no majority
+    monkeypatch.setattr(pips, "_read_blob", reads([2, 2, None, None, 2, 2, None, None]))
+    assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # both ends of both axes: a 4's halves
+
+
+def test_a_face_seen_square_on_is_not_read_by_its_ends(dice_sets, monkeypatch):
+    """byler-d6 112710: a 6 from straight above reads unclear; its ends read 4s (a 6's end
+    holds four of its pips, as it is cut), at both ends of one axis and one of the other. The frame's read
+    faces sit on their parts' centres (no lean over LEAN): the view is not oblique, and
+    the part is not cut into ends (a re-roll, not a wrong 4)."""
+    import vision.pips as pips
+
+    box, near = _byler_box(dice_sets, "IMG_20191208_112710.jpg", (422, 317))
+    assert box.value == 6 and near() == []
+    monkeypatch.setattr(pips, "LEAN", -1.0)  # every view oblique
+    assert near() == [4]
