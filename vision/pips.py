@@ -475,15 +475,17 @@ def _ends_agree(frame: np.ndarray, part: Blob, s: float, die: float) -> Die | No
     (_, _), (w, h), angle = part.rect
     a = math.radians(angle)
     votes: dict[int, list[tuple[int, float, Die]]] = {}  # value: (axis, span, read) of each end
-    for k, (ax, ay, along, across) in enumerate(((math.cos(a), math.sin(a), w, h),
-                                                 (-math.sin(a), math.cos(a), h, w))):
-        turn = math.degrees(math.atan2(ay, ax))
-        for span in END_SPANS:
+    axes = ((math.cos(a), math.sin(a), w, h), (-math.sin(a), math.cos(a), h, w))
+    for span in END_SPANS:
+        for k, (ax, ay, along, across) in enumerate(axes):
             for sign in (1.0, -1.0):
-                end = _end_rect(part, (ax, ay), along, sign, (along * span, across), turn, span)
+                end = _end_rect(part, (ax, ay), along, sign, (along * span, across),
+                                math.degrees(math.atan2(ay, ax)), span)
                 r = _read_blob(frame, end, s, die)
                 if isinstance(r, Die):
                     votes.setdefault(r.value, []).append((k, span, r))
+        if not votes:
+            return None  # no end of the first span reads: a cable's or a keyboard's part, most often
     if not votes:
         return None
     best = max(votes.values(), key=len)

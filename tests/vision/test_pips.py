@@ -676,7 +676,8 @@ def test_ends_agree_only_along_both_axes_by_most_and_not_at_both_ends_of_each(mo
     """A value read only at the ends along one axis (a cable's or a keyboard's unclear part:
     one dark spot at either end) is no die; nor is one read by no more ends than the
     others together (penlington-wood four_30: a 4 whose side shows a 6, 6 at half spans,
-    4 at 0.6); nor one read at both ends of each axis (a face seen square on: its halves)."""
+    4 at 0.6); nor one read at both ends of each axis (a face seen square on: its halves).
+    When no half reads, the longer ends are not read (a cable's parts: half the cost)."""
     import vision.pips as pips
 
     part = pips._rect_blob(((50.0, 50.0), (30.0, 24.0), 0.0))
@@ -690,15 +691,17 @@ def test_ends_agree_only_along_both_axes_by_most_and_not_at_both_ends_of_each(mo
         return read
 
     frame = np.zeros((100, 100, 3), np.uint8)
-    # order: axis 0 (span 0.5: +, -; span 0.6: +, -), then axis 1 likewise
-    monkeypatch.setattr(pips, "_read_blob", reads([6, None, 6, None, 6, 6, None, 1]))
+    # order: span 0.5 (axis 0: +, -; axis 1: +, -), then span 0.6 likewise
+    monkeypatch.setattr(pips, "_read_blob", reads([6, None, 6, 6, 6, None, None, 1]))
     assert pips._ends_agree(frame, part, 1.0, 24.0).value == 6
-    monkeypatch.setattr(pips, "_read_blob", reads([1, 1, 1, 1, None, None, None, None]))
+    monkeypatch.setattr(pips, "_read_blob", reads([1, 1, None, None, 1, 1, None, None]))
     assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # one axis only
-    monkeypatch.setattr(pips, "_read_blob", reads([6, 6, 4, 4, None, 6, 4, None]))
+    monkeypatch.setattr(pips, "_read_blob", reads([6, 6, None, 6, 4, 4, 4, None]))
     assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # 3 of 6: no majority
-    monkeypatch.setattr(pips, "_read_blob", reads([2, 2, None, None, 2, 2, None, None]))
+    monkeypatch.setattr(pips, "_read_blob", reads([2, 2, 2, 2, None, None, None, None]))
     assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # both ends of both axes: a 4's halves
+    monkeypatch.setattr(pips, "_read_blob", reads([None, None, None, None, 3, None, 3, None]))
+    assert pips._ends_agree(frame, part, 1.0, 24.0) is None  # no half reads: the 0.6 spans are not read
 
 
 def test_a_face_seen_square_on_is_not_read_by_its_ends(dice_sets, monkeypatch):
