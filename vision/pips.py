@@ -67,11 +67,13 @@ ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 LEAN = 0.1
 LEAN_COS = 0.7
 TOP_END = 0.5
-# a die-like part of at most PAIR die areas still unclear after that, in a view that
-# leans (over LEAN) or has no read face to tell (a lone die), is read at its ends,
-# END_SPANS of its length along either axis at either end: a value most of them read is
-# its top face (_ends_agree)
+# a die-like part of at most PAIR die areas still unclear after that, or an oblique die's
+# part that read as nothing with no lean to tell its top end, in a view that leans (over
+# LEAN) or has under VIEW_FACES read faces to tell (a lone die; one face's offset may be
+# its shadow's), is read at its ends, END_SPANS of its length along either axis at either
+# end: a value most of them read is its top face (_ends_agree)
 END_SPANS = (0.5, 0.6)
+VIEW_FACES = 2
 # a die-like part that reads unclear is read again at its top-face end only in a view
 # that leans clearly (its read faces at least TILTED die edges off their parts' centres)
 # and along one of its sides (within acos(TILT_COS)): a close, oblique camera sees a
@@ -239,10 +241,10 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             dice.append(result)
             sides.append(die / s)
     # die-like parts still unclear where the view may be oblique (its read faces lean, or
-    # none was read to tell: a lone die): the top face is the larger face, so most of the
-    # part's ends read it. A view from straight above shows faces square on: their halves
-    # read as parts of them (a 4's as 2s), so nothing is cut there
-    oblique_view = not lean or _frame_lean(lean, LEAN) is not None
+    # too few were read to tell: a lone die): the top face is the larger face, so most of
+    # the part's ends read it. A view from straight above shows faces square on: their
+    # halves read as parts of them (a 4's as 2s), so nothing is cut there
+    oblique_view = len(lean) < VIEW_FACES or _frame_lean(lean, LEAN) is not None
     for part, u in unclear if oblique_view else ():
         if part.area <= PAIR * die * die and any(x is u for x in unreadable):
             result = _ends_agree(frame_bgr, part, s, die)
@@ -250,6 +252,13 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 unreadable = [x for x in unreadable if x is not u]
                 dice.append(result)
                 sides.append(die / s)
+    # so are oblique dice's parts that read as nothing when no lean told their top end
+    for part in oblique if oblique_view and _frame_lean(lean, LEAN) is None else ():
+        result = _ends_agree(frame_bgr, part, s, die)
+        if result is not None:
+            claimed.append(part.contour)
+            dice.append(result)
+            sides.append(die / s)
     # what blobs of dice keep beyond their read parts, then ragged parts that read as
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]

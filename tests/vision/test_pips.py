@@ -715,3 +715,30 @@ def test_a_face_seen_square_on_is_not_read_by_its_ends(dice_sets, monkeypatch):
     assert box.value == 6 and near() == []
     monkeypatch.setattr(pips, "LEAN", -1.0)  # every view oblique
     assert near() == [4]
+
+
+def test_one_read_face_does_not_tell_a_straight_down_view(dice_sets, monkeypatch):
+    """penlington-wood six_20: two 6s, one read; the other, seen obliquely, reads unclear.
+    The one read face sits on its part's centre (lean 0.03), which alone says little of
+    the view (a face's part may hold its shadow): under VIEW_FACES read faces the view may
+    be oblique and the unclear part is read at its ends."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "six_20.jpg")
+    frame = cv2.imread(str(image.path))
+    assert read_frame(frame).values == (6, 6)
+    monkeypatch.setattr(pips, "VIEW_FACES", 1)
+    assert read_frame(frame).values == (6,)
+
+
+def test_an_oblique_part_read_as_nothing_with_no_lean_is_read_by_its_ends(dice_sets, monkeypatch):
+    """penlington-wood two_5: a lone pale 2 seen obliquely; its blob (top face, a side face
+    and its pips) is long and ragged and reads as nothing; no read die leans to tell its top
+    end (_top_ends). Its ends read the 2."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "two_5.jpg")
+    frame = cv2.imread(str(image.path))
+    assert read_frame(frame).values == (2,)
+    monkeypatch.setattr(pips, "END_SPANS", ())
+    assert read_frame(frame).values == ()
