@@ -293,6 +293,12 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         keep = [not any(d is x for x in small) or _apart(d, dice, NEAR * die / s) for d in dice]
         sides = [v for v, k in zip(sides, keep) if k]
         dice = [d for d, k in zip(dice, keep) if k]
+    # a face that runs out of the camera's view is part of one (as a blob that does is not
+    # read): a keyboard's or a bag's blob by the edge read as its visible part of a face
+    if any(_face_cut(d, fw, fh, edges) for d in dice):
+        keep = [not _face_cut(d, fw, fh, edges) for d in dice]
+        sides = [v for v, k in zip(sides, keep) if k]
+        dice = [d for d, k in zip(dice, keep) if k]
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
     return FrameReading(tuple(dice), tuple(unreadable), size, ms=(time.perf_counter() - t0) * 1000.0)
@@ -547,6 +553,15 @@ def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bo
     x, y, w, h = cv2.boundingRect(blob.contour)
     return ((edges[0] and x <= 0) or (edges[1] and y <= 0)
             or (edges[2] and x + w >= shape[1]) or (edges[3] and y + h >= shape[0]))
+
+
+def _face_cut(die: Die, fw: int, fh: int, edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Does the die's face (its inscribed circle) run past an edge of the camera's view
+    (frame pixels, a frame fw x fh)?"""
+    (cx, cy), (side, _), _ = die.box
+    r = side / 2.0
+    return ((edges[0] and cx < r) or (edges[1] and cy < r)
+            or (edges[2] and cx > fw - r) or (edges[3] and cy > fh - r))
 
 
 def _spread(patch: np.ndarray, mask: np.ndarray) -> float:

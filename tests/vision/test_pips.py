@@ -742,3 +742,20 @@ def test_an_oblique_part_read_as_nothing_with_no_lean_is_read_by_its_ends(dice_s
     assert read_frame(frame).values == (2,)
     monkeypatch.setattr(pips, "END_SPANS", ())
     assert read_frame(frame).values == ()
+
+
+def test_a_face_that_runs_out_of_the_view_is_no_die(dice_sets, monkeypatch):
+    """penlington-wood four_16: two 4s; a plastic bag's ragged blob by the top edge read as a
+    3 whose face, 5 px from the edge and 52 px a side, runs out of the camera's view. Part
+    of a face is no die, as a blob cut by the view edge is not read."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "four_16.jpg")
+    frame = cv2.imread(str(image.path))
+    assert read_frame(frame).values == (4, 4)
+    # a region (the tray) whose edge is not the camera's keeps such a face
+    h, w = frame.shape[:2]
+    assert read_frame(frame[1:, :]).values == (4, 4)
+    assert 3 in read_frame(frame, roi=(0, 1, w, h - 1)).values
+    monkeypatch.setattr(pips, "_face_cut", lambda *a: False)
+    assert read_frame(frame).values == (3, 4, 4)
