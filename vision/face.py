@@ -236,7 +236,7 @@ def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
 
 def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> FaceRead:
     """Read one die crop (CROP x CROP BGR) whose die pixels are mask > 0."""
-    spots, seen = read_spots_seen(patch, mask)
+    spots, seen, spare = read_spots_seen(patch, mask)
     if spots is not None:
         value, conf, centre, side = spots
         if conf < SURE_SPOTS:
@@ -255,6 +255,11 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
         # two diagonal holes left of a 4-6 whose other pips ran into each other or the
         # outline: the spot maps still show those pips
         return FaceRead(None, 0.0, "spots see more pips than two holes")
+    blob = spare() if holes.value is None and spare is not None else None
+    if blob is not None:
+        # the spots on the blob's outline, past a body colour patch that cut pips off
+        value, conf, centre, side = blob
+        return FaceRead(value, conf, "", centre, side)
     return holes
 
 
