@@ -76,6 +76,11 @@ RIM = 0.1  # the face's outer band (face sides): a last map takes the pips' colo
 RIM_RIDGE = 3.0  # ... and passes over spots in the band this long over their width (stretches of the rim)
 RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and the next) lies in the band
 RIM_LEAST = 3  # ... and reads no fewer pips than this (a 1 or 2 is too easily made of what is left)
+TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (REFUSED): pips seen
+# obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
+# pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
+# penlington-wood, 13 of 1s, 3s, 5s and 6s on byler-d6, and 2 real 2s (1.6: 4 more real 2s; 1.8: 5 fewer wrong)
+REFUSED = 0  # the value of a SpotRead the spot reader refuses (TWO_FLAT): no value, and no other reader's either
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
@@ -83,12 +88,13 @@ SpotRead = tuple[int, float, tuple[float, float], float]  # value, confidence, f
 
 
 def read_spots(patch: np.ndarray, mask: np.ndarray) -> SpotRead | None:
-    """(value, confidence, face centre, face side) of a die crop, or None when unsure.
+    """(value, confidence, face centre, face side) of a die crop, or None when unsure (or refused).
 
     patch is the die's BGR crop, mask its blob (nonzero on the die and perhaps a little of
     its shadow or the surface around it).
     """
-    return read_spots_seen(patch, mask)[0]
+    read = read_spots_seen(patch, mask)[0]
+    return None if read is None or read[0] == REFUSED else read
 
 
 def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | None, int, Callable[[], SpotRead | None] | None]:
@@ -102,6 +108,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     cut go missing (a 6 seen as a 4, or nothing); the blob holds them all. It is weaker
     evidence than the face read, so it is the last word: for when the hole reader reads
     nothing too (vision.face).
+    A read of value REFUSED (0) is a face that read only as a 2 of flat spots (TWO_FLAT): a
+    die seen obliquely whose top face is not that 2, so no reader should read it as one.
     """
     seen = 0
     on_blob = np.count_nonzero(mask)
@@ -153,13 +161,13 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
             least = max(least, SURE_ON_BLOB)
     diff = np.subtract(lab, bg, dtype=np.float32)  # lab.astype(np.float32) - bg: whole numbers, exact
     made: dict = {}  # the faces' contrast maps, for both spot scales
-    read, seen = _read_face(diff, face, inner_mask, side, centre, least, pale, SMOOTH, made)
+    read, seen, refused = _read_face(diff, face, inner_mask, side, centre, least, pale, SMOOTH, made)
     if read is None and seen >= SHARP_SEEN:
         # a 6's pips lie one pitch apart in their columns, nearer than any other face's: on a
         # softer picture (blur, a small die enlarged, compression) the smoothing runs each
         # column into a bar; a sharper map parts them, and is taken for a 6 only (the bars'
         # ends, its corner pips, are still spots: SHARP_SEEN)
-        sharp, seen_sharp = _read_face(diff, face, inner_mask, side, centre, least, pale, SHARP, made)
+        sharp, seen_sharp, _ = _read_face(diff, face, inner_mask, side, centre, least, pale, SHARP, made)
         seen = max(seen, seen_sharp)
         if sharp is not None and sharp[0] == 6:
             read = sharp
@@ -167,38 +175,42 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
         def spare() -> SpotRead | None:
             # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
-            other, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made)
+            other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made)
             return other if other is not None and other[0] >= BLOB_LEAST else None
+    if read is None and refused:
+        return (REFUSED, 0.0, (float(centre[0]), float(centre[1])), side), seen, None
     return read, seen, spare
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
-               least: float, pale: tuple | None, spot: float, made: dict | None = None) -> tuple[SpotRead | None, int]:
+               least: float, pale: tuple | None, spot: float, made: dict | None = None) -> tuple[SpotRead | None, int, bool]:
     """_read_maps on the face, and on the blob too when body and surface are alike (pale)."""
-    read, seen = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made)
+    read, seen, refused = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made)
     if pale is not None:
         # body and surface nearly alike (a white die on a pale table): the patch of body
         # colour is cut by shading and by big dark pips pulling the median down, so the
         # blob's outline has its say too, as sure as SURE_ON_BLOB and with round pips only
         # (BLOB_ROUND: a side face seen past the blob's edge has flat ones); when both
         # read, they must agree
-        other, seen_blob = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made)
+        other, seen_blob, refused_blob = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made)
         seen = max(seen, seen_blob)
+        refused = refused or refused_blob
         if read is None:
             read = other
         elif other is not None and other[0] != read[0]:
             read = None
-    return read, seen
+    return read, seen, refused
 
 
 def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
                least: float, round_pips: bool = False, spot: float = SMOOTH,
-               made: dict | None = None) -> tuple[SpotRead | None, int]:
+               made: dict | None = None) -> tuple[SpotRead | None, int, bool]:
     """The face read from the contrast maps of the shift from the body colour (diff) on the face.
 
     round_pips: the read counts only when every pip's spot is round (BLOB_ROUND); spot: the
     spot scale, a part of the face side (SMOOTH, or SHARP); made: the maps already made
-    of this diff (by face and side), which only the spot scale changes.
+    of this diff (by face and side), which only the spot scale changes. The third item:
+    the face read surely as a 2 of flat spots, refused (_flat_two).
     """
     seen = 0
     key = (id(face), side)
@@ -251,16 +263,34 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth, contrast)
     if best is None:
-        return None, seen
+        return None, seen, False
     conf, value, pts, smooth, contrast = best
     if round_pips and not all(_round(p, contrast, face, side) for p in pts):
-        return None, seen
+        return None, seen, False
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
         value += 1
     if conf < least:
-        return None, seen
+        return None, seen, False
+    if value == 2 and _flat_two(pts, contrast, face, side):
+        return None, seen, True
     c = centroid(pts)
-    return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen
+    return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen, False
+
+
+def _flat_two(pts: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:
+    """Are both spots of a 2 flat (TWO_FLAT), as pips seen obliquely are?
+
+    A die seen obliquely shows its top face and one or two side faces in one blob. The
+    side faces are foreshortened and their pips flat; a 2 made of a side face's 2, or of
+    a 1 and its side face's pip seen at a slant, has two flat spots. The top face is the
+    most frontal: a true 2 there has round pips. Only a photo smeared by motion makes its
+    pips streaks as flat (penlington-wood two_23, two_47: 1.8-2.3); those are refused too.
+    """
+    for p in pts:
+        shape = _spot_shape((float(p[0]), float(p[1]), 0.0), contrast, face, side)
+        if shape is None or shape[1] < TWO_FLAT:
+            return False
+    return True
 
 
 class _FaceMaps:

@@ -100,3 +100,14 @@ def test_a_doubtful_one_needs_the_hole_reader_to_agree(monkeypatch):
     blank = np.full_like(img, 235)
     assert face._read_holes(blank, mask, True).value is None
     assert read_face(blank, mask).value is None
+
+
+def test_a_face_the_spot_reader_refuses_is_not_read_by_the_hole_reader(monkeypatch):
+    from vision.spots import REFUSED
+
+    # a 2 of flat spots (vision.spots.TWO_FLAT): the hole reader would read the same 2
+    img, mask = _crop(2)
+    assert face._read_holes(img, mask, True).value == 2
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((REFUSED, 0.0, (CROP / 2, CROP / 2), 30.0), 2, None))
+    read = read_face(img, mask)
+    assert read.value is None and read.reason == "a 2 of flat spots"
