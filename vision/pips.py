@@ -115,6 +115,25 @@ SPLIT_GAP = 0.5
 # spot, what a label's print or a plug's hole shows; a die with its shadow or a touching
 # speck is a blob of 1.7-3.6 (byler-d6: 1s read so are right)
 TAIL_ONE = 5.0
+# a blob over REST_BLOB die areas that read a die may hold a touching neighbour (a pale
+# die by a dark one: only its rim and pips join the dark die's blob): what it keeps beyond
+# its read faces (grown REST_GROW die edges), opened by REST_OPEN, in pieces of REST_MIN die
+# areas or more, is looked at one die edge on from the nearest face (or at the piece's
+# centre when farther). Only beside a face that stands out from the surface (median colour
+# distance REST_BODY, 1.5 STRONG): what a pale die's blob keeps beyond its face is its own
+# side face (penlington-wood's oblique view; 12-18 there, 38-100 for byler-d6's dark dice).
+# The die found counts when it shows REST_LEAST pips or more (a lone spot by a die is as
+# often its shadow's edge or the read die's glint: byler-d6's 1s found so were half wrong)
+# and lies REST_APART die edges from every die read. In a view that leans (LEAN) a piece
+# within acos(REST_SIDE) of the camera's side of a face is that die's own side face
+REST_BLOB = 1.2
+REST_GROW = 0.1
+REST_OPEN = 0.2
+REST_MIN = 0.25
+REST_BODY = 36.0
+REST_LEAST = 2
+REST_APART = 0.8
+REST_SIDE = 0.5
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -167,6 +186,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     pairs: list[tuple[Blob, Unreadable]] = []  # unclear parts that may be two dice
     tight: list[np.ndarray] = []  # claimed without the SEED_CLEAR margin
     small: list[Die] = []  # dice read from a lone blob smaller than a die
+    rest: list[tuple[Blob, list[np.ndarray]]] = []  # blobs that read a die, and its faces
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -179,6 +199,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 parts = raised
         by_tail: list[Blob] = []
         held: list[np.ndarray] = []
+        faces: list[np.ndarray] = []  # the faces read in the blob (working pixels)
         n_read = 0
         parts = [q for p in parts
                  for q in (split_at_cores(p, mask, die, by_tail) if p.area > SEVERAL * die * die else [p])]
@@ -209,6 +230,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 claimed.append(held[-1])
             if isinstance(result, Die):
                 n_read += 1
+                faces.append(_face(result, s))
                 if part is blob and part.area < ONE_DIE[0] * die * die:
                     small.append(result)
                 dice.append(result)
@@ -218,12 +240,15 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
                              (result.box[0][1] * s - part.rect[0][1]) / die))
             else:
+                faces.append(held[-1])  # unclear: a re-roll is asked there already
                 unreadable.append(result)
                 if i < n_parts:
                     unclear.append((part, result))
         if n_read and SEVERAL * die * die < blob.area and (blob.area <= MAX_DICE * die * die
                                                           or n_read * die * die >= HEAP * blob.area):
             left.append(_leftover(blob, held, mask))
+        if n_read and REST_BLOB * die * die < blob.area <= MAX_DICE * die * die:
+            rest.append((blob, faces))
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
@@ -269,6 +294,17 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         result = _read_blob(frame_bgr, sq, s, die)
         if isinstance(result, Die):
             # its middle only: a pale neighbour's pips beside it are still pip seeds
+            c, _, a = sq.rect
+            claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
+            dice.append(result)
+            sides.append(die / s)
+    # a die touching one that read, its body not cut from it (a pale die by a dark one:
+    # only its rim joins the blob): one die edge on from the read face, toward what is left
+    for sq in _neighbours(work, mask, dist, rest, die, _frame_lean(lean, LEAN)):
+        if _cut_by_view(sq, work.shape, edges):
+            continue
+        result = _read_blob(frame_bgr, sq, s, die)
+        if isinstance(result, Die) and result.value >= REST_LEAST and _apart(result, dice, REST_APART * die / s):
             c, _, a = sq.rect
             claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
             dice.append(result)
@@ -410,6 +446,67 @@ def _squares(work: np.ndarray, centres: list[tuple[float, float]], die: float) -
         rect = ((cx, cy), (die, die), _square_angle(grey, cx, cy, int(round(SEED_WINDOW * die))))
         out.append(_rect_blob(rect))
     return out
+
+
+def _neighbours(work: np.ndarray, mask: np.ndarray, dist: np.ndarray, rest: list[tuple[Blob, list[np.ndarray]]],
+                die: float, tilt: tuple[float, float, float] | None) -> list[Blob]:
+    """Die-sized squares where a blob that read a die keeps a piece beyond its read faces.
+
+    Two touching dice make one blob; the one that stands out (a dark die by a pale one)
+    reads, and its part, or the blob the cut left uncut, takes the other in: a pale die
+    by a dark one has only its rim and pips in the mask, no core of its own. What the blob
+    keeps beyond its faces lies on the neighbour's side; the neighbour's centre is a die
+    edge on from the read face that way (touching), or the piece's centre when farther.
+    """
+    if not rest:
+        return []
+    centres: list[tuple[float, float]] = []
+    g = max(1, int(round(REST_GROW * die)))
+    ko = max(3, int(round(REST_OPEN * die)) | 1)
+    kop = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
+    pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    for blob, faces in rest:
+        m, (x, y) = blob.filled(1)
+        h, w = m.shape
+        m = cv2.bitwise_and(m, pad[y + 1:y + 1 + h, x + 1:x + 1 + w])
+        fm = np.zeros_like(m)
+        cv2.drawContours(fm, [f - np.array([x, y]) for f in faces], -1, 255, -1)
+        fm = cv2.dilate(fm, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * g + 1, 2 * g + 1)))
+        m = cv2.morphologyEx(cv2.bitwise_and(m, cv2.bitwise_not(fm)), cv2.MORPH_OPEN, kop)
+        n, _, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)
+        fc = [f.reshape(-1, 2).mean(0) + np.array([-x, -y]) for f in faces]
+        for i in range(1, n):
+            if st[i, cv2.CC_STAT_AREA] < REST_MIN * die * die:
+                continue
+            c = cen[i]
+            j = min(range(len(fc)), key=lambda k: float(np.hypot(*(c - fc[k]))))
+            if _body(dist, faces[j]) < REST_BODY:
+                continue  # a pale die: what its blob keeps beyond its face is its own side
+            f = fc[j]
+            v = c - f
+            d = float(np.hypot(*v))
+            if d <= 0 or (tilt is not None and -(v[0] * tilt[0] + v[1] * tilt[1]) / (d * tilt[2]) > REST_SIDE):
+                continue  # toward the camera in a view that leans: the die's own side face
+            at = f + v / d * max(die, d)
+            centres.append((float(at[0] + x), float(at[1] + y)))
+    return _squares(work, centres, die)
+
+
+def _face(die: Die, s: float) -> np.ndarray:
+    """A read die's face box as a contour (working pixels)."""
+    (cx, cy), (w, h), angle = die.box
+    return _box(((cx * s, cy * s), (w * s, h * s), angle))
+
+
+def _body(dist: np.ndarray, face: np.ndarray) -> float:
+    """The median colour distance from the surface inside a face's outline (working pixels)."""
+    x, y, w, h = cv2.boundingRect(face)
+    x0, y0 = max(0, x), max(0, y)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [face - np.array([x, y])], -1, 255, -1)
+    m = m[y0 - y:y0 - y + dist.shape[0] - y0, x0 - x:x0 - x + dist.shape[1] - x0]
+    d = dist[y0:y0 + m.shape[0], x0:x0 + m.shape[1]][m > 0]
+    return float(np.median(d)) if d.size else 0.0
 
 
 def _oblique(blob: Blob, die: float) -> bool:
