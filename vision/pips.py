@@ -287,8 +287,12 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     # what blobs of dice keep beyond their read parts, then ragged parts that read as
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
-    cores += [c for m, at in (p.filled(1) for p in ragged) for c in _deepest(m, at, die, 1)]
-    for sq in _squares(work, cores, die):
+    whose: list[Blob | None] = [None] * len(cores)
+    for p in ragged:
+        found = _deepest(*p.filled(1), die, 1)
+        cores += found
+        whose += [p] * len(found)
+    for sq, p in zip(_squares(work, cores, die), whose):
         if _cut_by_view(sq, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, sq, s, die)
@@ -298,6 +302,15 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
             dice.append(result)
             sides.append(die / s)
+            # its face is one of its blob's read faces; a ragged part of two dice that read
+            # one here may hold the other beside it
+            face = _face(result, s)
+            at = (result.box[0][0] * s, result.box[0][1] * s)
+            into = [fs for b, fs in rest if cv2.pointPolygonTest(b.contour, at, False) >= 0]
+            for fs in into:
+                fs.append(face)
+            if not into and p is not None and p.area > REST_BLOB * die * die:
+                rest.append((p, [face]))
     # a die touching one that read, its body not cut from it (a pale die by a dark one:
     # only its rim joins the blob): one die edge on from the read face, toward what is left
     for sq in _neighbours(work, mask, dist, rest, die, _frame_lean(lean, LEAN)):

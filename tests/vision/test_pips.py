@@ -826,3 +826,17 @@ def test_no_neighbour_is_looked_for_on_the_cameras_side_in_a_leaning_view(dice_s
     assert read_in_box() == [3]
     monkeypatch.setattr(pips, "REST_SIDE", 1.1)  # never: a cosine is at most 1
     assert read_in_box() == [3, 2]
+
+
+@pytest.mark.parametrize("at", [(252, 232), (394, 159)])
+def test_a_ragged_part_of_two_dice_is_searched_beside_the_die_its_core_read(dice_sets, at, monkeypatch):
+    """byler-d6 111457: a black 1 touching a red 2, and a gold 1 touching a purple 5, make
+    ragged parts of 1.6 and 1.4 die areas that read as nothing; the square at each part's
+    deepest point reads the 1, and the part's other die lies one die edge on from that face:
+    the 2 and the 5. Not looking beside faces (REST_BLOB out of reach) leaves them missed."""
+    import vision.pips as pips
+
+    box, read_in_box = _byler_box(dice_sets, "IMG_20191208_111457.jpg", at)
+    assert read_in_box() == [box.value]
+    monkeypatch.setattr(pips, "REST_BLOB", 1e9)
+    assert read_in_box() == []
