@@ -325,9 +325,14 @@ def test_a_ragged_part_is_read_at_its_core(dice_sets):
     frame = cv2.imread(str(image.path))
     h, w = frame.shape[:2]
     reading = read_frame(frame)
-    ones = [b for b in image.boxes(w, h) if b.value == 1]
+    boxes = image.boxes(w, h)
+    ones = [b for b in boxes if b.value == 1]
     assert len(ones) == 3
-    assert all([d.value for d in reading.dice if b.contains(*d.box[0])] == [1] for b in ones)
+
+    def nearest(d):  # touching dice's boxes overlap: a die is its nearest box's (as scored)
+        return min(boxes, key=lambda b: (b.xc - d.box[0][0]) ** 2 + (b.yc - d.box[0][1]) ** 2)
+
+    assert all([d.value for d in reading.dice if b.contains(*d.box[0]) and nearest(d) is b] == [1] for b in ones)
 
 
 def test_core_square_sits_where_a_die_fits():
