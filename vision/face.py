@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.layout import centroid, layout_error, layout_tilt
-from vision.spots import REFUSED, read_spots_seen
+from vision.spots import read_spots_seen
 
 CROP = 40  # the die crop, pixels a side
 MARGIN = 1.12  # crop side / die blob side
@@ -236,8 +236,9 @@ def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
 
 def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> FaceRead:
     """Read one die crop (CROP x CROP BGR) whose die pixels are mask > 0."""
-    spots, seen, spare = read_spots_seen(patch, mask)
-    if spots is not None and spots[0] == REFUSED:
+    by_spots = read_spots_seen(patch, mask)
+    spots, seen, spare = by_spots.read, by_spots.seen, by_spots.spare
+    if by_spots.refused:
         # a 2 of flat spots: a die seen obliquely whose top face is not that 2; the hole
         # reader, given its turn, read some of them as the same 2 (penlington-wood dice_11)
         return FaceRead(None, 0.0, "a 2 of flat spots")

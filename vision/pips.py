@@ -515,10 +515,12 @@ def _body(dist: np.ndarray, face: np.ndarray) -> float:
     """The median colour distance from the surface inside a face's outline (working pixels)."""
     x, y, w, h = cv2.boundingRect(face)
     x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(dist.shape[1], x + w), min(dist.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0  # the box lies off the frame
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [face - np.array([x, y])], -1, 255, -1)
-    m = m[y0 - y:y0 - y + dist.shape[0] - y0, x0 - x:x0 - x + dist.shape[1] - x0]
-    d = dist[y0:y0 + m.shape[0], x0:x0 + m.shape[1]][m > 0]
+    d = dist[y0:y1, x0:x1][m[y0 - y:y1 - y, x0 - x:x1 - x] > 0]
     return float(np.median(d)) if d.size else 0.0
 
 

@@ -15,6 +15,7 @@ distance.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from collections.abc import Callable
 
 import cv2
@@ -76,15 +77,24 @@ RIM = 0.1  # the face's outer band (face sides): a last map takes the pips' colo
 RIM_RIDGE = 3.0  # ... and passes over spots in the band this long over their width (stretches of the rim)
 RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and the next) lies in the band
 RIM_LEAST = 3  # ... and reads no fewer pips than this (a 1 or 2 is too easily made of what is left)
-TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (REFUSED): pips seen
+TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
 # penlington-wood, 13 of 1s, 3s, 5s and 6s on byler-d6, and 2 real 2s (1.6: 4 more real 2s; 1.8: 5 fewer wrong)
-REFUSED = 0  # the value of a SpotRead the spot reader refuses (TWO_FLAT): no value, and no other reader's either
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
 SpotRead = tuple[int, float, tuple[float, float], float]  # value, confidence, face centre, face side
+
+
+@dataclass(frozen=True)
+class SpotsSeen:
+    """What the spot reader made of a die crop, for vision.face to weigh against the hole reader."""
+
+    read: SpotRead | None  # the face, or None when unsure
+    seen: int  # the most pip-like spots (strong, of even contrast) a contrast map showed on the face
+    spare: Callable[[], SpotRead | None] | None = None  # the blob outline's read, made on demand
+    refused: bool = False  # read only as a 2 of flat spots (TWO_FLAT): no reader should read that 2
 
 
 def read_spots(patch: np.ndarray, mask: np.ndarray) -> SpotRead | None:
@@ -93,11 +103,10 @@ def read_spots(patch: np.ndarray, mask: np.ndarray) -> SpotRead | None:
     patch is the die's BGR crop, mask its blob (nonzero on the die and perhaps a little of
     its shadow or the surface around it).
     """
-    read = read_spots_seen(patch, mask)[0]
-    return None if read is None or read[0] == REFUSED else read
+    return read_spots_seen(patch, mask).read
 
 
-def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | None, int, Callable[[], SpotRead | None] | None]:
+def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     """read_spots, how many pip-like spots a contrast map showed on the face, and a spare reader.
 
     The count (strong spots of even contrast, the most any map showed) is a check on
@@ -108,14 +117,14 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     cut go missing (a 6 seen as a 4, or nothing); the blob holds them all. It is weaker
     evidence than the face read, so it is the last word: for when the hole reader reads
     nothing too (vision.face).
-    A read of value REFUSED (0) is a face that read only as a 2 of flat spots (TWO_FLAT): a
-    die seen obliquely whose top face is not that 2, so no reader should read it as one.
+    A face that read only as a 2 of flat spots (TWO_FLAT) is refused: a die seen obliquely
+    whose top face is not that 2, so no reader should read it as one.
     """
     seen = 0
     on_blob = np.count_nonzero(mask)
     side = float(np.sqrt(on_blob))
     if side < 8:
-        return None, seen, None
+        return SpotsSeen(None, seen)
     inner_mask = cv2.erode(mask, _K3) > 0
     m = cv2.moments(mask, binaryImage=True)
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
@@ -123,7 +132,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
     yy, xx = _grid(patch.shape[0], patch.shape[1])
     core = inner_mask & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < (0.3 * side) ** 2)
     if np.count_nonzero(core) < 10:
-        return None, seen, None
+        return SpotsSeen(None, seen)
     body = _median(lab[core])
     bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
@@ -142,7 +151,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
         ids = parts[core]
         ids = ids[ids > 0]
         if len(ids) == 0:
-            return None, seen, None
+            return SpotsSeen(None, seen)
         near_face = parts == np.bincount(ids).argmax()
         area = int(np.count_nonzero(near_face))
         if area >= 0.3 * side * side:
@@ -178,8 +187,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> tuple[SpotRead | Non
             other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made)
             return other if other is not None and other[0] >= BLOB_LEAST else None
     if read is None and refused:
-        return (REFUSED, 0.0, (float(centre[0]), float(centre[1])), side), seen, None
-    return read, seen, spare
+        return SpotsSeen(None, seen, refused=True)
+    return SpotsSeen(read, seen, spare)
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
@@ -192,9 +201,9 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         # blob's outline has its say too, as sure as SURE_ON_BLOB and with round pips only
         # (BLOB_ROUND: a side face seen past the blob's edge has flat ones); when both
         # read, they must agree
-        other, seen_blob, refused_blob = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made)
+        # (never refused: its round pips are shorter than a flat 2's, BLOB_ROUND < TWO_FLAT)
+        other, seen_blob, _ = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made)
         seen = max(seen, seen_blob)
-        refused = refused or refused_blob
         if read is None:
             read = other
         elif other is not None and other[0] != read[0]:

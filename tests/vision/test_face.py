@@ -10,6 +10,7 @@ import pytest
 
 import vision.face as face
 from vision.face import CROP, MARGIN, FaceRead, read_face
+from vision.spots import SpotsSeen
 
 GRID = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
@@ -39,12 +40,12 @@ def test_both_readers_read_a_clean_die(value, body, pip):
 def test_a_doubtful_spot_read_gives_way_to_a_disagreeing_hole_read(monkeypatch):
     img, mask = _crop(4)
     centre = (CROP / 2, CROP / 2)
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((2, face.SURE_SPOTS - 0.1, centre, 30.0), 2, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen((2, face.SURE_SPOTS - 0.1, centre, 30.0), 2))
     read = read_face(img, mask)
     assert read.value is None and read.reason == "readers disagree"
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((4, face.SURE_SPOTS - 0.1, centre, 30.0), 4, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen((4, face.SURE_SPOTS - 0.1, centre, 30.0), 4))
     assert read_face(img, mask).value == 4
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((2, face.SURE_SPOTS + 0.1, centre, 30.0), 2, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen((2, face.SURE_SPOTS + 0.1, centre, 30.0), 2))
     assert read_face(img, mask) == FaceRead(2, face.SURE_SPOTS + 0.1, "", centre, 30.0)
 
 
@@ -52,7 +53,7 @@ def test_a_doubtful_spot_read_gives_way_to_a_disagreeing_hole_read(monkeypatch):
 def test_a_hole_read_2_gives_way_when_the_spot_maps_see_more_pips(monkeypatch, seen, value):
     img, mask = _crop(2)
     assert face._read_holes(img, mask, True).value == 2
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: (None, seen, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen(None, seen))
     assert read_face(img, mask).value == value
 
 
@@ -61,7 +62,8 @@ def test_the_spot_maps_count_the_pips_they_see(value):
     from vision.spots import read_spots_seen
 
     img, mask = _crop(value)
-    read, seen, _ = read_spots_seen(img, mask)
+    by_spots = read_spots_seen(img, mask)
+    read, seen = by_spots.read, by_spots.seen
     assert seen == value
     # the drawn 6's columns sit too close for the spot reader, which leaves it to the holes
     assert (read[0] if read else None) == (value if value < 6 else None)
@@ -70,14 +72,14 @@ def test_the_spot_maps_count_the_pips_they_see(value):
 def test_the_spot_readers_spare_read_is_taken_only_when_the_hole_reader_reads_nothing(monkeypatch):
     centre = (CROP / 2, CROP / 2)
     spare = (6, 0.9, centre, 30.0)
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: (None, 6, lambda: spare))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen(None, 6, lambda: spare))
     img, mask = _crop(4)
     assert face._read_holes(img, mask, True).value == 4
     assert read_face(img, mask).value == 4  # the hole reader's read stands
     blank = np.full_like(img, 235)
     assert face._read_holes(blank, mask, True).value is None
     assert read_face(blank, mask) == FaceRead(6, 0.9, "", centre, 30.0)
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: (None, 6, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen(None, 6))
     assert read_face(blank, mask).value is None
 
 
@@ -94,7 +96,7 @@ def test_a_two_on_the_second_colour_axis_alone_is_not_read(monkeypatch):
 
 def test_a_doubtful_one_needs_the_hole_reader_to_agree(monkeypatch):
     centre = (CROP / 2, CROP / 2)
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((1, face.SURE_SPOTS - 0.1, centre, 30.0), 1, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen((1, face.SURE_SPOTS - 0.1, centre, 30.0), 1))
     img, mask = _crop(1)
     assert read_face(img, mask).value == 1
     blank = np.full_like(img, 235)
@@ -103,11 +105,9 @@ def test_a_doubtful_one_needs_the_hole_reader_to_agree(monkeypatch):
 
 
 def test_a_face_the_spot_reader_refuses_is_not_read_by_the_hole_reader(monkeypatch):
-    from vision.spots import REFUSED
-
     # a 2 of flat spots (vision.spots.TWO_FLAT): the hole reader would read the same 2
     img, mask = _crop(2)
     assert face._read_holes(img, mask, True).value == 2
-    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: ((REFUSED, 0.0, (CROP / 2, CROP / 2), 30.0), 2, None))
+    monkeypatch.setattr(face, "read_spots_seen", lambda p, m: SpotsSeen(None, 2, refused=True))
     read = read_face(img, mask)
     assert read.value is None and read.reason == "a 2 of flat spots"
