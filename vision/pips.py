@@ -339,15 +339,13 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     # read is that die's side face (a pale die's side shows its pips, its outline not):
     # two dice's top faces lie a die edge apart at least
     if small:
-        keep = [not any(d is x for x in small) or _apart(d, dice, NEAR * die / s) for d in dice]
-        sides = [v for v, k in zip(sides, keep) if k]
-        dice = [d for d, k in zip(dice, keep) if k]
+        dice, sides = _kept(dice, sides, [not any(d is x for x in small) or _apart(d, dice, NEAR * die / s)
+                                          for d in dice])
     # a face that runs out of the camera's view is part of one (as a blob that does is not
     # read): a keyboard's or a bag's blob by the edge read as its visible part of a face
-    if any(_face_cut(d, fw, fh, edges) for d in dice):
-        keep = [not _face_cut(d, fw, fh, edges) for d in dice]
-        sides = [v for v, k in zip(sides, keep) if k]
-        dice = [d for d, k in zip(dice, keep) if k]
+    cut = [_face_cut(d, fw, fh, edges) for d in dice]
+    if any(cut):
+        dice, sides = _kept(dice, sides, [not c for c in cut])
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
     return FrameReading(tuple(dice), tuple(unreadable), size, ms=(time.perf_counter() - t0) * 1000.0)
@@ -387,6 +385,11 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _kept(dice: list[Die], sides: list[float], keep: list[bool]) -> tuple[list[Die], list[float]]:
+    """The dice (and their sides, in step) that keep marks."""
+    return [d for d, k in zip(dice, keep) if k], [v for v, k in zip(sides, keep) if k]
 
 
 def _tail_die(result: Die | Unreadable | None, areas: float) -> bool:
@@ -596,8 +599,8 @@ def _ends_agree(frame: np.ndarray, part: Blob, s: float, die: float) -> Die | No
     Two spans, as where the faces meet is not known: a span that takes in a row of the
     side's pips reads one value, the other span another, and the die is left unclear.
     No frame lean needed: it settles a lone die. The side face's end does not read the top
-    face: a value read at both ends of either axis (at one span) is a face seen square on,
-    its halves each showing part of its pips (a 4's halves read as 2s).
+    face: a value read at both ends of each axis (at one span or the other) is a face seen
+    square on, its halves each showing part of its pips (a 4's halves read as 2s).
     """
     (_, _), (w, h), angle = part.rect
     a = math.radians(angle)
@@ -620,7 +623,7 @@ def _ends_agree(frame: np.ndarray, part: Blob, s: float, die: float) -> Die | No
         return None  # not read along both axes, or not by most ends
     both = [(k, span) for k, span, _ in best]
     if all(any(both.count((k, span)) == 2 for span in END_SPANS) for k in (0, 1)):
-        return None  # read at both ends of either axis: a face seen square on (a 4's halves are 2s)
+        return None  # read at both ends of each axis: a face seen square on (a 4's halves are 2s)
     return max((r for _, _, r in best), key=lambda r: r.confidence)
 
 
