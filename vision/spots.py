@@ -180,15 +180,15 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
         seen = max(seen, seen_sharp)
         if sharp is not None and sharp[0] == 6:
             read = sharp
-    spare = None
+    if read is None and refused:
+        return SpotsSeen(None, seen, refused=True)
     if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
-        def spare() -> SpotRead | None:
+        def on_blob() -> SpotRead | None:
             # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
             other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made)
             return other if other is not None and other[0] >= BLOB_LEAST else None
-    if read is None and refused:
-        return SpotsSeen(None, seen, refused=True)
-    return SpotsSeen(read, seen, spare)
+        return SpotsSeen(None, seen, on_blob)
+    return SpotsSeen(read, seen)
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
