@@ -77,6 +77,20 @@ RIM = 0.1  # the face's outer band (face sides): a last map takes the pips' colo
 RIM_RIDGE = 3.0  # ... and passes over spots in the band this long over their width (stretches of the rim)
 RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and the next) lies in the band
 RIM_LEAST = 3  # ... and reads no fewer pips than this (a 1 or 2 is too easily made of what is left)
+BAR_LEVEL = 0.5  # a 6 whose columns ran together (_two_bars): the smoothed map above this part of its top on the face
+BAR_LONG = (0.5, 1.1)  # ... makes two bars, each this long (face sides),
+BAR_THIN = 0.3  # ... at most this wide (face sides)
+BAR_FLAT = 2.2  # ... and at least this long over its width,
+BAR_PARALLEL = 15.0  # ... within this many degrees of each other and of the face's edges,
+BAR_CENTRE = 0.15  # ... their midpoint this near the face centre (face sides),
+BAR_APART = (0.25, 0.75)  # ... this far apart across their axis (face sides),
+BAR_ALONE = 0.3  # ... any third spot smaller than this part of the smaller bar (0.5 let a 5 of no labelled die in);
+BAR_FINE = 0.02  # ... along each bar, on a map smoothed over this part of the face side, three maxima
+BAR_LOBE = 0.1  # ... standing this part of the bar's top above the lowest points on both sides,
+BAR_LOBE_LEAST = 0.3  # ... as strong as this part of the bar's top at least,
+BAR_EVEN = 0.6  # ... one pitch apart: the shorter gap at least this part of the longer (a shaken 4's pair is not)
+BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SPOTS, so the hole reader may veto it
+BARS = True  # the bars' read is made (False: for tests)
 TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
@@ -180,6 +194,9 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
         seen = max(seen, seen_sharp)
         if sharp is not None and sharp[0] == 6:
             read = sharp
+    if read is None and not refused and BARS:
+        # a 6 whose columns ran together even on the sharper map (a shaken camera): two bars
+        read = _two_bars(made, face, side, centre, least)
     if read is None and refused:
         return SpotsSeen(None, seen, refused=True)
     if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
@@ -741,3 +758,80 @@ def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth:
             return None
         a[i], w[i], h[i] = len(px), px.max() - px.min() + 1, py.max() - py.min() + 1
     return a, w, h
+
+
+def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, least: float) -> SpotRead | None:
+    """A 6 whose two columns ran together, each into a bar (blur, compression, a small die), or None.
+
+    No other face makes two parallel bars of three pips' length: a 4's columns are two
+    pips one pitch and a gap apart, a 5's hold a centre pip between them. A motion-blurred
+    4's pairs run into bars as long as a 6's, so each bar must also show three maxima one
+    pip pitch apart on a finer map (BAR_EVEN).
+    """
+    maps = made.get((id(face), side))
+    if maps is None or not face.any():
+        return None
+    contrast = maps.contrast(0, face)
+    if contrast is None:
+        return None
+    smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, SMOOTH * side))
+    top = float(smooth[face].max())
+    if top < MIN_CONTRAST:
+        return None
+    on = ((smooth > BAR_LEVEL * top) & face).view(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
+    if n < 3:
+        return None
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA], kind="stable") + 1
+    a1, a2 = stats[order[0], cv2.CC_STAT_AREA], stats[order[1], cv2.CC_STAT_AREA]
+    if n > 3 and stats[order[2], cv2.CC_STAT_AREA] > BAR_ALONE * min(a1, a2):
+        return None
+    fine = cv2.GaussianBlur(contrast, (0, 0), max(0.7, BAR_FINE * side))
+    bars = []
+    for i in order[:2]:
+        ys, xs = np.nonzero(labels == i)
+        if len(xs) < 3:
+            return None
+        c = np.array([xs.mean(), ys.mean()])
+        ev, evec = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+        length, width = 4 * np.sqrt(max(ev[1], 0.0)), 4 * np.sqrt(max(ev[0], 0.0))
+        if not (BAR_LONG[0] * side <= length <= BAR_LONG[1] * side and width <= BAR_THIN * side
+                and length >= BAR_FLAT * width):
+            return None
+        u, v = evec[:, 1], evec[:, 0]
+        if not _three_even(fine, c, u, v, length, width):
+            return None
+        bars.append((c, u, length))
+    (c1, u1, _), (c2, u2, _) = bars
+    if abs(float(u1 @ u2)) < np.cos(np.radians(BAR_PARALLEL)):
+        return None
+    u = u1 if u1 @ u2 > 0 else -u1
+    u = (u + (u2 if u1 @ u2 > 0 else -u2))
+    u /= np.linalg.norm(u)
+    tilt = np.degrees(np.arctan2(u[1], u[0])) - maps.edge_angle
+    if abs((tilt + 45.0) % 90.0 - 45.0) > BAR_PARALLEL:
+        return None
+    if np.hypot(*((c1 + c2) / 2 - centre)) > BAR_CENTRE * side:
+        return None
+    apart = abs(float((c1 - c2) @ np.array([-u[1], u[0]])))
+    if not (BAR_APART[0] * side <= apart <= BAR_APART[1] * side):
+        return None
+    mid = (c1 + c2) / 2
+    return (6, float(max(least, BAR_SURE)), (float(mid[0]), float(mid[1])), side)
+
+
+def _three_even(fine: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray, length: float, width: float) -> bool:
+    """Does the bar at c (axis u, across v) hold three maxima one pitch apart along its axis?"""
+    ts = np.arange(-0.6 * length, 0.6 * length + 1.0, 1.0)
+    ws = np.arange(-0.5 * width, 0.5 * width + 1.0, 1.0)
+    x = np.clip(np.rint(c[0] + ts[:, None] * u[0] + ws[None, :] * v[0]).astype(int), 0, fine.shape[1] - 1)
+    y = np.clip(np.rint(c[1] + ts[:, None] * u[1] + ws[None, :] * v[1]).astype(int), 0, fine.shape[0] - 1)
+    pr = fine[y, x].mean(axis=1)
+    top = float(pr.max())
+    at = [k for k in range(1, len(pr) - 1)
+          if pr[k] >= pr[k - 1] and pr[k] > pr[k + 1] and pr[k] >= BAR_LOBE_LEAST * top
+          and pr[k] - max(pr[:k].min(), pr[k + 1:].min()) >= BAR_LOBE * top]
+    if len(at) != 3:
+        return False
+    g1, g2 = at[1] - at[0], at[2] - at[1]
+    return min(g1, g2) >= BAR_EVEN * max(g1, g2)
