@@ -186,7 +186,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     pairs: list[tuple[Blob, Unreadable]] = []  # unclear parts that may be two dice
     tight: list[np.ndarray] = []  # claimed without the SEED_CLEAR margin
     small: list[Die] = []  # dice read from a lone blob smaller than a die
-    rest: list[tuple[Blob, list[np.ndarray]]] = []  # blobs that read a die, and its faces
+    # blobs that read a die, its read faces and its unclear parts' outlines
+    rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -200,6 +201,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         by_tail: list[Blob] = []
         held: list[np.ndarray] = []
         faces: list[np.ndarray] = []  # the faces read in the blob (working pixels)
+        vague: list[np.ndarray] = []  # its unclear parts (a re-roll is asked there already)
         n_read = 0
         parts = [q for p in parts
                  for q in (split_at_cores(p, mask, die, by_tail) if p.area > SEVERAL * die * die else [p])]
@@ -240,7 +242,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                 lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
                              (result.box[0][1] * s - part.rect[0][1]) / die))
             else:
-                faces.append(held[-1])  # unclear: a re-roll is asked there already
+                vague.append(held[-1])
                 unreadable.append(result)
                 if i < n_parts:
                     unclear.append((part, result))
@@ -248,7 +250,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                                                           or n_read * die * die >= HEAP * blob.area):
             left.append(_leftover(blob, held, mask))
         if n_read and REST_BLOB * die * die < blob.area <= MAX_DICE * die * die:
-            rest.append((blob, faces))
+            rest.append((blob, faces, vague))
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
@@ -306,11 +308,11 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             # one here may hold the other beside it
             face = _face(result, s)
             at = (result.box[0][0] * s, result.box[0][1] * s)
-            into = [fs for b, fs in rest if cv2.pointPolygonTest(b.contour, at, False) >= 0]
+            into = [fs for b, fs, _ in rest if cv2.pointPolygonTest(b.contour, at, False) >= 0]
             for fs in into:
                 fs.append(face)
             if not into and p is not None and p.area > REST_BLOB * die * die:
-                rest.append((p, [face]))
+                rest.append((p, [face], []))
     # a die touching one that read, its body not cut from it (a pale die by a dark one:
     # only its rim joins the blob): one die edge on from the read face, toward what is left
     for sq in _neighbours(work, mask, dist, rest, die, _frame_lean(lean, LEAN)):
@@ -322,6 +324,9 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
             claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
             dice.append(result)
             sides.append(die / s)
+            # the die read where a re-roll was asked for one die is that die (an unclear
+            # part of two stays: the pairs' rule below tells when both were read)
+            unreadable = [u for u in unreadable if any(u is x for _, x in pairs) or not _on_unclear(result, [u])]
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
     for blob in _pip_seeds(work, dist, die, claimed, tight):
         if _cut_by_view(blob, work.shape, edges):
@@ -464,7 +469,14 @@ def _squares(work: np.ndarray, centres: list[tuple[float, float]], die: float) -
     return out
 
 
-def _neighbours(work: np.ndarray, mask: np.ndarray, dist: np.ndarray, rest: list[tuple[Blob, list[np.ndarray]]],
+def _on_unclear(die: Die, unreadable: list[Unreadable]) -> bool:
+    """Does the die's centre lie in a box a re-roll is asked for (one die, not read and unclear)?"""
+    at = (float(die.box[0][0]), float(die.box[0][1]))
+    return any(cv2.pointPolygonTest(cv2.boxPoints(u.box).astype(np.float32), at, False) >= 0 for u in unreadable)
+
+
+def _neighbours(work: np.ndarray, mask: np.ndarray, dist: np.ndarray,
+                rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]],
                 die: float, tilt: tuple[float, float, float] | None) -> list[Blob]:
     """Die-sized squares where a blob that read a die keeps a piece beyond its read faces.
 
@@ -481,12 +493,12 @@ def _neighbours(work: np.ndarray, mask: np.ndarray, dist: np.ndarray, rest: list
     ko = max(3, int(round(REST_OPEN * die)) | 1)
     kop = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
     pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    for blob, faces in rest:
+    for blob, faces, vague in rest:
         m, (x, y) = blob.filled(1)
         h, w = m.shape
         m = cv2.bitwise_and(m, pad[y + 1:y + 1 + h, x + 1:x + 1 + w])
         fm = np.zeros_like(m)
-        cv2.drawContours(fm, [f - np.array([x, y]) for f in faces], -1, 255, -1)
+        cv2.drawContours(fm, [f - np.array([x, y]) for f in faces + vague], -1, 255, -1)
         fm = cv2.dilate(fm, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * g + 1, 2 * g + 1)))
         m = cv2.morphologyEx(cv2.bitwise_and(m, cv2.bitwise_not(fm)), cv2.MORPH_OPEN, kop)
         n, _, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)

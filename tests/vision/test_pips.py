@@ -828,11 +828,61 @@ def test_no_neighbour_is_looked_for_on_the_cameras_side_in_a_leaning_view():
     dist = np.where(mask > 0, 80.0, 0.0).astype(np.float32)  # a die that stands out
     [blob] = blobs(mask, 5)
     face = _box(((99.5, 54.5), (28.0, 28.0), 0.0))
-    [sq] = _neighbours(work, mask, dist, [(blob, [face])], die, None)
+    [sq] = _neighbours(work, mask, dist, [(blob, [face], [])], die, None)
     (cx, cy), _, _ = sq.rect
     assert abs(cx - 99.5) <= 2 and abs(cy - (54.5 + die)) <= 3
-    assert _neighbours(work, mask, dist, [(blob, [face])], die, (0.0, -0.3, 0.3)) == []
-    assert len(_neighbours(work, mask, dist, [(blob, [face])], die, (0.3, 0.0, 0.3))) == 1  # across it: looked at
+    assert _neighbours(work, mask, dist, [(blob, [face], [])], die, (0.0, -0.3, 0.3)) == []
+    assert len(_neighbours(work, mask, dist, [(blob, [face], [])], die, (0.3, 0.0, 0.3))) == 1  # across it: looked at
+
+
+def test_a_neighbour_is_looked_for_from_read_faces_only():
+    """_neighbours on a drawn blob: a dark die's read face, below it a pale part that read
+    unclear (a re-roll is asked there), below that a piece of blob. The search starts from
+    the read face (the unclear part is only cut away): one square, on the piece. Counting
+    the unclear part as a face made it the nearest, and its pale body (under REST_BODY)
+    stopped the search."""
+    from vision.bodies import blobs
+    from vision.pips import REST_BODY, _box, _neighbours
+
+    die = 30.0
+    work = np.full((240, 200, 3), 200, np.uint8)
+    mask = np.zeros((240, 200), np.uint8)
+    cv2.rectangle(mask, (85, 40), (114, 69), 255, -1)  # the read die
+    cv2.rectangle(mask, (85, 70), (114, 99), 255, -1)  # the unclear part
+    cv2.rectangle(mask, (85, 100), (114, 129), 255, -1)  # what the blob keeps beyond both
+    dist = np.where(mask > 0, 80.0, 0.0).astype(np.float32)
+    dist[70:100, 85:115] = REST_BODY / 2  # the unclear part is pale
+    [blob] = blobs(mask, 5)
+    face = _box(((99.5, 54.5), (28.0, 28.0), 0.0))
+    vague = _box(((99.5, 84.5), (30.0, 30.0), 0.0))
+    [sq] = _neighbours(work, mask, dist, [(blob, [face], [vague])], die, None)
+    (cx, cy), _, _ = sq.rect
+    assert abs(cx - 99.5) <= 2 and abs(cy - 114.5) <= 3
+    assert _neighbours(work, mask, dist, [(blob, [face, vague], [])], die, None) == []  # as before
+
+
+def test_a_die_read_where_a_reroll_was_asked_is_that_die():
+    """_on_unclear: a die whose centre lies in an Unreadable's box is that die (read_frame
+    drops the re-roll for one die there, so no die comes out both read and unreadable)."""
+    from vision.dice import Unreadable
+    from vision.pips import _on_unclear
+
+    u = Unreadable(((100.0, 100.0), (40.0, 40.0), 30.0), "unclear")
+    assert _on_unclear(Die(3, ((110.0, 95.0), (30.0, 30.0), 0.0), 1.0), [u])
+    assert not _on_unclear(Die(3, ((135.0, 100.0), (30.0, 30.0), 0.0), 1.0), [u])
+    assert not _on_unclear(Die(3, ((110.0, 95.0), (30.0, 30.0), 0.0), 1.0), [])
+
+
+def test_a_neighbour_of_a_read_die_by_an_unclear_part_reads(dice_sets):
+    """byler-d6 111642 read in a region: the 3 at (169, 377) touches a die whose part read
+    unclear; searched from that unclear part the neighbour was not looked at. From the
+    read face it reads as the 3."""
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191208_111642.jpg")
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == (169, 377)]
+    reading = read_frame(frame, roi=(60, 40, 500, 380))
+    assert [d.value for d in reading.dice if box.contains(*d.box[0])] == [3]
 
 
 @pytest.mark.parametrize("at", [(252, 232), (394, 159)])
