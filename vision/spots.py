@@ -15,6 +15,7 @@ distance.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass
 from collections.abc import Callable
 
@@ -85,7 +86,8 @@ BAR_PARALLEL = 15.0  # ... within this many degrees of each other and of the fac
 BAR_CENTRE = 0.15  # ... their midpoint this near the face centre (face sides),
 BAR_APART = (0.25, 0.75)  # ... this far apart across their axis (face sides),
 BAR_ALONE = 0.3  # ... any third spot smaller than this part of the smaller bar (0.5 let a 5 of no labelled die in);
-BAR_FINE = 0.02  # ... along each bar, on a map smoothed over this part of the face side, three maxima
+BAR_FINE = 0.02  # ... along each bar, on a map smoothed over this part of the face side, three maxima (and _shared_spots:
+# a 6 of two bars of three peaks whose pips show dips on this map, at DIP)
 BAR_LOBE = 0.1  # ... standing this part of the bar's top above the lowest points on both sides,
 BAR_LOBE_LEAST = 0.3  # ... as strong as this part of the bar's top at least,
 BAR_EVEN = 0.6  # ... one pitch apart: the shorter gap at least this part of the longer (a shaken 4's pair is not)
@@ -502,7 +504,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             err = e
         if k in TILT_HELD and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
-        if not _pip_shaped(sel, smooth, inside, side):
+        if not _pip_shaped(sel, smooth, inside, side, contrast):
             continue
         score = bound - err
         if beyond:
@@ -654,8 +656,12 @@ def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side:
     return 0.0, beyond
 
 
-def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float) -> bool:
-    """Each chosen peak is a spot of its own, round and of a pip's size, all of one size."""
+def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
+                contrast: np.ndarray | None = None) -> bool:
+    """Each chosen peak is a spot of its own, round and of a pip's size, all of one size.
+
+    contrast: the map smooth was smoothed from, for a 6 whose columns ran into two bars (_shared_spots).
+    """
     level = SPOT_LEVEL * sel[-1][2]
     m = ((smooth > level) & inside).astype(np.uint8)
     # each peak's spot (4-connected) by floodFill: its area and box as connectedComponentsWithStats
@@ -678,7 +684,12 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
         m = ((smooth > level) & inside).astype(np.uint8)
         _, lab = cv2.connectedComponents(m, connectivity=4)
         ids = [lab[int(t[1]), int(t[0])] for t in sel]
-        sizes = _shared_spots(sel, ids, smooth, lab, m)
+        fine = None
+        if contrast is not None and len(sel) == 6 and sorted(Counter(ids).values()) == [3, 3]:
+            # a 6 whose columns ran into two bars at the spot scale: its pips' dips may
+            # still show on a finer map (a 4 or a 5 taken for a 6 makes no two bars of three)
+            fine = cv2.GaussianBlur(contrast, (0, 0), max(0.7, BAR_FINE * side))
+        sizes = _shared_spots(sel, ids, smooth, lab, m, fine)
         if sizes is None:
             return False
         a, w, h = (x.tolist() for x in sizes)
@@ -730,12 +741,14 @@ def _sizes_agree(a: list[float]) -> bool:
 
 
 def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth: np.ndarray, lab: np.ndarray,
-                  m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                  m: np.ndarray, fine: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(area, width, height) of pips that run together at the spot level, or None.
 
     A 6's columns on a small die merge into bars: each pip is still a spot of its own when
     the contrast dips between it and its neighbour, and its part of the bar is the pixels
     nearer to it than to the other pips. No dip: one long spot (a stripe), not pips.
+    fine: a finer map of the contrast, when the pips are a 6's two bars of three: a dip
+    there counts too (the spot scale's smoothing may fill the dips of a 6 on a small die).
     """
     pk = np.array([(t[0], t[1]) for t in sel], np.float32)
     v = np.array([t[2] for t in sel], np.float32)
@@ -745,7 +758,11 @@ def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth:
             if ids[i] == ids[j]:
                 line = np.rint(pk[i] + along * (pk[j] - pk[i])).astype(int)
                 if smooth[line[:, 1], line[:, 0]].min() > DIP * min(v[i], v[j]):
-                    return None
+                    if fine is None:
+                        return None
+                    ends = min(float(fine[int(pk[i][1]), int(pk[i][0])]), float(fine[int(pk[j][1]), int(pk[j][0])]))
+                    if fine[line[:, 1], line[:, 0]].min() > DIP * ends:
+                        return None
     ys, xs = np.nonzero(m)
     d2 = (xs[:, None] - pk[None, :, 0]) ** 2 + (ys[:, None] - pk[None, :, 1]) ** 2
     d2[lab[ys, xs][:, None] != np.array(ids)[None, :]] = np.inf

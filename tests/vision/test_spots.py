@@ -430,3 +430,16 @@ def test_a_shaken_fours_pairs_are_no_two_bars_of_a_six(dice_sets, monkeypatch):
     assert 6 not in [v for v, _ in _pw_values(dice_sets, "four_50.jpg", "dark0.6")]
     monkeypatch.setattr(spots, "BAR_EVEN", 0.0)
     assert 6 in [v for v, _ in _pw_values(dice_sets, "four_50.jpg", "dark0.6")]
+
+
+@pytest.mark.parametrize("name,centre", [("IMG_20191208_111304.jpg", (117, 244)),
+                                         ("IMG_20191209_095533.jpg", (449, 373))])
+def test_a_six_whose_columns_are_two_bars_of_three_peaks_parts_them_on_a_finer_map(dice_sets, monkeypatch, name,
+                                                                                  centre):
+    from vision import spots
+
+    # byler-d6 6s blurred: six peaks in a 6's layout, but at the spot level each column is
+    # one spot with no dip between its pips; on the finer map (BAR_FINE) the dips show
+    assert _values_near(dice_sets, name, centre, "blur1") == [6]
+    monkeypatch.setattr(spots, "BAR_FINE", 1.0)  # as smooth as the spot scale and more: no dips
+    assert _values_near(dice_sets, name, centre, "blur1") == []
