@@ -49,6 +49,14 @@ MAX_DICE = 8.5
 # a blob of at most INSCRIBED_FEW areas of its inscribed circle's square is a die or two
 # run together (die_size_inscribed): its squareness says how die-like it is
 INSCRIBED_FEW = 3.0
+# the surface's colour is the median of BG_MEDIAN x BG_MEDIAN pixels of the frame shrunk
+# BG_DIV times: a die much smaller than that window does not count in it. A die close to
+# the camera is as big as the window, and its own body is its surface: only its pips
+# stand out. The coarse estimate shrinks COARSE times more (a die is small in it again;
+# a grained or shaded surface is followed less, so it is the second try, see vision.pips)
+BG_DIV = 8
+BG_MEDIAN = 5
+COARSE = 2
 
 
 @dataclass(frozen=True)
@@ -79,18 +87,20 @@ class Blob:
         return m, (x, y)
 
 
-def foreground(work_bgr: np.ndarray) -> np.ndarray:
+def foreground(work_bgr: np.ndarray, coarse: bool = False) -> np.ndarray:
     """A uint8 0/255 mask of what differs from the surface around it."""
-    return foreground_dist(work_bgr)[0]
+    return foreground_dist(work_bgr, coarse)[0]
 
 
-def foreground_dist(work_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The foreground mask and the colour distance from the surface it was cut from."""
+def foreground_dist(work_bgr: np.ndarray, coarse: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The foreground mask and the colour distance from the surface it was cut from
+    (the surface estimated at the coarse scale when `coarse`)."""
     h, w = work_bgr.shape[:2]
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
-    tw, th = max(8, w // 8), max(8, h // 8)
+    div = BG_DIV * COARSE if coarse else BG_DIV
+    tw, th = max(8, w // div), max(8, h // div)
     tiny = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
-    tiny = cv2.medianBlur(tiny, 5)
+    tiny = cv2.medianBlur(tiny, BG_MEDIAN)
     bg = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
     # per plane, contiguous: cv2 copies strided channel views; L's weighting by a table
     d0, d1, d2 = cv2.split(cv2.absdiff(lab, bg))

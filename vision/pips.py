@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -134,12 +135,35 @@ REST_BODY = 36.0
 REST_LEAST = 2
 REST_APART = 0.8
 REST_SIDE = 0.5
+COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                roi: tuple[int, int, int, int] | None = None) -> FrameReading:
-    """Read every die in a BGR frame (optionally only inside roi = x, y, w, h)."""
+    """Read every die in a BGR frame (optionally only inside roi = x, y, w, h).
+
+    A frame where no die reads is read again against the coarse surface estimate
+    (vision.bodies.COARSE): a lone die close to the camera fills the fine one's window, so
+    only its pips stood out, and a pip's blob set the die size. The second reading counts
+    only when it reads a die at least COARSE_GROW times the first one's die size (that
+    was a pip's, or a part of a face's); at about the same size the first cut was the
+    right one, and the coarse estimate, which follows a shaded surface less, reads
+    extra dice and wrong values in it. A calibrated die size is not set by a pip: no
+    second reading.
+    """
+    t0 = time.perf_counter()
+    reading = _read_frame(frame_bgr, die_size_px, roi, False)
+    if not reading.dice and not die_size_px:
+        again = _read_frame(frame_bgr, die_size_px, roi, True)
+        if again.dice and reading.die_size_px and again.die_size_px >= COARSE_GROW * reading.die_size_px:
+            reading = again
+    return replace(reading, ms=(time.perf_counter() - t0) * 1000.0)
+
+
+def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
+                coarse: bool) -> FrameReading:
+    """read_frame's one reading, against the fine or the coarse surface estimate."""
     t0 = time.perf_counter()
     ox = oy = 0
     full_h, full_w = frame_bgr.shape[:2]
@@ -158,7 +182,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     else:
         s = min(1.0, WORK_LONG_SIDE / max(fh, fw))
     work = cv2.resize(frame_bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1.0 else frame_bgr
-    mask, dist = foreground_dist(work)
+    mask, dist = foreground_dist(work, coarse)
     cands = blobs(mask, MIN_BLOB_PX)
     # specks and lone pips are square too: a die is at least MIN_DIE_FRAC of the frame
     least = MIN_DIE_FRAC * max(work.shape[:2])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.bodies import blobs, die_size, die_size_inscribed
 from vision.evaluate import load_set
@@ -34,3 +35,54 @@ def test_a_pale_single_die_beside_a_cable_is_sized_by_itself(dice_sets):
     """
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "dice_8.jpg")
     assert read_frame(cv2.imread(str(image.path))).values == image.values
+
+
+@pytest.mark.parametrize("file", ["dice_1.jpg", "dice_4.jpg", "two_2.jpg", "two_6.jpg"])
+def test_a_lone_die_close_to_the_camera_is_read_against_the_coarse_surface(dice_sets, file, monkeypatch):
+    """penlington-wood: one white die close to the camera, 35-45 working pixels wide, fills
+    the fine surface estimate's window (5 of the 40 x 30 shrunk pixels): its own body is
+    its surface, only its pips stand out, and a pip's blob sets the die size (a quarter of
+    the die's). Nothing reads; against the coarse estimate the body stands out and the die
+    reads. Without the second try (COARSE 1: the same estimate twice) nothing reads."""
+    import vision.bodies as bodies
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
+    frame = cv2.imread(str(image.path))
+    reading = read_frame(frame)
+    assert reading.values == image.values and reading.unreadable == ()
+    h, w = frame.shape[:2]
+    [box] = image.boxes(w, h)
+    assert box.contains(*reading.dice[0].box[0])
+    monkeypatch.setattr(bodies, "COARSE", 1)
+    assert read_frame(frame).dice == ()
+
+
+def test_the_coarse_surface_estimate_keeps_a_close_dies_body(dice_sets):
+    """dice_1 at the working size: the fine estimate's mask holds the pip and a piece of
+    the die's rim; the coarse one holds the die's body (the pip inside it)."""
+    from vision.bodies import foreground
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "dice_1.jpg")
+    work = cv2.resize(cv2.imread(str(image.path)), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    box = next(iter(image.boxes(640, 480)))
+    x0, y0 = int((box.xc - box.w / 4) / 2), int((box.yc - box.h / 4) / 2)
+    x1, y1 = int((box.xc + box.w / 4) / 2), int((box.yc + box.h / 4) / 2)
+    fine, coarse = foreground(work)[y0:y1, x0:x1], foreground(work, coarse=True)[y0:y1, x0:x1]
+    assert (fine > 0).mean() < 0.3 and (coarse > 0).mean() > 0.9  # the face's middle half
+
+
+@pytest.mark.parametrize(("file", "change"), [("six_20.jpg", "blur1"), ("three_3.jpg", "scale0.6")])
+def test_a_coarse_reading_of_dice_the_fine_one_sized_does_not_count(dice_sets, file, change, monkeypatch):
+    """penlington-wood six_20 blurred (two 6s) and three_3 shrunk (a 3): nothing reads
+    against the fine surface, yet its die size is about the dice's (60 and 33 px). The
+    coarse estimate follows the shaded wood less and reads (4, 4, 6) and (1, 3): an extra
+    die and a wrong value. Its reading counts only at COARSE_GROW times the fine die
+    size (57 and 45 px are not)."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
+    frame = CHANGES[change](cv2.imread(str(image.path)))
+    assert set(read_frame(frame).values) <= set(image.values)
+    monkeypatch.setattr(pips, "COARSE_GROW", 0.0)
+    assert not set(read_frame(frame).values) <= set(image.values)
