@@ -163,8 +163,7 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
 
 def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
                 coarse: bool) -> FrameReading:
-    """read_frame's one reading, against the fine or the coarse surface estimate."""
-    t0 = time.perf_counter()
+    """read_frame's one reading, against the fine or the coarse surface estimate (read_frame times it)."""
     ox = oy = 0
     full_h, full_w = frame_bgr.shape[:2]
     if roi is not None:
@@ -175,7 +174,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     fh, fw = frame_bgr.shape[:2]
     if fh < 8 or fw < 8:
-        return FrameReading(ms=(time.perf_counter() - t0) * 1000.0)
+        return FrameReading()
     frame_bgr = exposed(frame_bgr)  # an underexposed frame's contrasts fall under every floor
     if die_size_px:
         s = min(1.0, WORK_DIE_PX / float(die_size_px))
@@ -195,7 +194,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         cands = blobs(mask, MIN_BLOB_PX)
         die = die_size([b for b in cands if b.side >= least]) or die_size_inscribed(cands, mask)
     if die is None or not cands:
-        return FrameReading(die_size_px=die_size_px, ms=(time.perf_counter() - t0) * 1000.0)
+        return FrameReading(die_size_px=die_size_px)
     # the sides of the working image that are the camera's own edges (not a region's)
     edges = (ox == 0, oy == 0, ox + fw >= full_w, oy + fh >= full_h)
     dice: list[Die] = []
@@ -295,21 +294,22 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # too few were read to tell: a lone die): the top face is the larger face, so most of
     # the part's ends read it. A view from straight above shows faces square on: their
     # halves read as parts of them (a 4's as 2s), so nothing is cut there
-    oblique_view = len(lean) < VIEW_FACES or _frame_lean(lean, LEAN) is not None
-    for part, u in unclear if oblique_view else ():
-        if part.area <= PAIR * die * die and any(x is u for x in unreadable):
+    tilt = _frame_lean(lean, LEAN)  # the read faces are all in: lean is final
+    if len(lean) < VIEW_FACES or tilt is not None:
+        for part, u in unclear:
+            if part.area <= PAIR * die * die and any(x is u for x in unreadable):
+                result = _ends_agree(frame_bgr, part, s, die)
+                if result is not None:
+                    unreadable = [x for x in unreadable if x is not u]
+                    dice.append(result)
+                    sides.append(die / s)
+        # so are oblique dice's parts that read as nothing when no lean told their top end
+        for part in oblique if tilt is None else ():
             result = _ends_agree(frame_bgr, part, s, die)
             if result is not None:
-                unreadable = [x for x in unreadable if x is not u]
+                claimed.append(part.contour)
                 dice.append(result)
                 sides.append(die / s)
-    # so are oblique dice's parts that read as nothing when no lean told their top end
-    for part in oblique if oblique_view and _frame_lean(lean, LEAN) is None else ():
-        result = _ends_agree(frame_bgr, part, s, die)
-        if result is not None:
-            claimed.append(part.contour)
-            dice.append(result)
-            sides.append(die / s)
     # what blobs of dice keep beyond their read parts, then ragged parts that read as
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
@@ -324,8 +324,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         result = _read_blob(frame_bgr, sq, s, die)
         if isinstance(result, Die):
             # its middle only: a pale neighbour's pips beside it are still pip seeds
-            c, _, a = sq.rect
-            claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
+            claimed.append(_core_claim(sq, die))
             dice.append(result)
             sides.append(die / s)
             # its face is one of its blob's read faces; a ragged part of two dice that read
@@ -339,13 +338,12 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 rest.append((p, [face], []))
     # a die touching one that read, its body not cut from it (a pale die by a dark one:
     # only its rim joins the blob): one die edge on from the read face, toward what is left
-    for sq in _neighbours(work, mask, dist, rest, die, _frame_lean(lean, LEAN)):
+    for sq in _neighbours(work, mask, dist, rest, die, tilt):
         if _cut_by_view(sq, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, sq, s, die)
         if isinstance(result, Die) and result.value >= REST_LEAST and _apart(result, dice, REST_APART * die / s):
-            c, _, a = sq.rect
-            claimed.append(_box((c, (CORE_CLAIM * die,) * 2, a)))
+            claimed.append(_core_claim(sq, die))
             dice.append(result)
             sides.append(die / s)
             # the die read where a re-roll was asked for one die is that die (an unclear
@@ -377,7 +375,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         dice, sides = _kept(dice, sides, [not c for c in cut])
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
-    return FrameReading(tuple(dice), tuple(unreadable), size, ms=(time.perf_counter() - t0) * 1000.0)
+    return FrameReading(tuple(dice), tuple(unreadable), size)
 
 
 def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:
@@ -414,6 +412,12 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _core_claim(sq: Blob, die: float) -> np.ndarray:
+    """The middle (CORE_CLAIM) of a die-sized square that read: what it claims from the pip seeds."""
+    c, _, a = sq.rect
+    return _box((c, (CORE_CLAIM * die,) * 2, a))
 
 
 def _kept(dice: list[Die], sides: list[float], keep: list[bool]) -> tuple[list[Die], list[float]]:
@@ -516,11 +520,8 @@ def _neighbours(work: np.ndarray, mask: np.ndarray, dist: np.ndarray,
     g = max(1, int(round(REST_GROW * die)))
     ko = max(3, int(round(REST_OPEN * die)) | 1)
     kop = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
-    pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     for blob, faces, vague in rest:
-        m, (x, y) = blob.filled(1)
-        h, w = m.shape
-        m = cv2.bitwise_and(m, pad[y + 1:y + 1 + h, x + 1:x + 1 + w])
+        m, (x, y) = _leftover(blob, [], mask)
         fm = np.zeros_like(m)
         cv2.drawContours(fm, [f - np.array([x, y]) for f in faces + vague], -1, 255, -1)
         fm = cv2.dilate(fm, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * g + 1, 2 * g + 1)))
