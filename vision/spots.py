@@ -688,7 +688,7 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
         if contrast is not None and len(sel) == 6 and sorted(Counter(ids).values()) == [3, 3]:
             # a 6 whose columns ran into two bars at the spot scale: its pips' dips may
             # still show on a finer map (a 4 or a 5 taken for a 6 makes no two bars of three)
-            fine = cv2.GaussianBlur(contrast, (0, 0), max(0.7, BAR_FINE * side))
+            fine = _fine(contrast, side)
         sizes = _shared_spots(sel, ids, smooth, lab, m, fine)
         if sizes is None:
             return False
@@ -803,7 +803,7 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
     a1, a2 = stats[order[0], cv2.CC_STAT_AREA], stats[order[1], cv2.CC_STAT_AREA]
     if n > 3 and stats[order[2], cv2.CC_STAT_AREA] > BAR_ALONE * min(a1, a2):
         return None
-    fine = cv2.GaussianBlur(contrast, (0, 0), max(0.7, BAR_FINE * side))
+    fine = _fine(contrast, side)
     bars = []
     for i in order[:2]:
         ys, xs = np.nonzero(labels == i)
@@ -835,6 +835,11 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
         return None
     mid = (c1 + c2) / 2
     return (6, float(max(least, BAR_SURE)), (float(mid[0]), float(mid[1])), side)
+
+
+def _fine(contrast: np.ndarray, side: float) -> np.ndarray:
+    """The contrast map smoothed over BAR_FINE of the face side: a 6's pips run into bars show their dips there."""
+    return cv2.GaussianBlur(contrast, (0, 0), max(0.7, BAR_FINE * side))
 
 
 def _three_even(fine: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray, length: float, width: float) -> bool:
