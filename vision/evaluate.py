@@ -13,11 +13,12 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable
 
 from vision.dice import Die, FrameReading
+
+if TYPE_CHECKING:  # a type only: scoring itself needs no numpy
+    import numpy as np
 
 # A labelled box is grown by this factor before asking whether a read die's centre lies
 # in it: labelled boxes are drawn tight (penlington-wood boxes cover only the pips).
