@@ -135,7 +135,8 @@ REST_BODY = 36.0
 REST_LEAST = 2
 REST_APART = 0.8
 REST_SIDE = 0.5
-COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger
+COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
+COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -147,16 +148,22 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     (vision.bodies.COARSE): a lone die close to the camera fills the fine one's window, so
     only its pips stood out, and a pip's blob set the die size. The second reading counts
     only when it reads a die at least COARSE_GROW times the first one's die size (that
-    was a pip's, or a part of a face's); at about the same size the first cut was the
-    right one, and the coarse estimate, which follows a shaded surface less, reads
-    extra dice and wrong values in it. A calibrated die size is not set by a pip: no
-    second reading.
+    was a pip's, or a part of a face's). At about the same size (COARSE_SAME or more) it
+    counts when it reads no more dice than the first reading asked re-rolls for: pale
+    dice seen obliquely whose fine cut left their faces unclear (penlington-wood dice_11,
+    three_3) or cut only a laptop's edge (dice_37) read whole against the coarse surface;
+    where it reads more dice than that, or a smaller die, the coarse estimate, which
+    follows a shaded surface less, has cut the surface into extra dice and wrong values
+    (six_20 blurred, three_3 and dice_27 shrunk). A calibrated die size is not set by a
+    pip: no second reading.
     """
     t0 = time.perf_counter()
     reading = _read_frame(frame_bgr, die_size_px, roi, False)
     if not reading.dice and not die_size_px:
         again = _read_frame(frame_bgr, die_size_px, roi, True)
-        if again.dice and reading.die_size_px and again.die_size_px >= COARSE_GROW * reading.die_size_px:
+        grow = again.die_size_px / reading.die_size_px if again.dice and reading.die_size_px else 0.0
+        if grow and (grow >= COARSE_GROW
+                           or (grow >= COARSE_SAME and len(again.dice) <= len(reading.unreadable))):
             reading = again
     return replace(reading, ms=(time.perf_counter() - t0) * 1000.0)
 

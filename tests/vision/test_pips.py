@@ -668,7 +668,8 @@ def test_a_lone_oblique_die_is_read_by_its_ends(dice_sets, file, monkeypatch):
     blob, reads unclear as a whole; no other die is read, so the frame's lean cannot tell
     which end is the top face. Most of its ends (half and 0.6 of it along either axis, at
     either end) read the top face: the top face's end and the lengthwise ends, which the
-    larger face's pips rule. Without the ends it is a re-roll."""
+    larger face's pips rule. Without the ends it is a re-roll (with the coarse reading at
+    about the same die size off: it reads six_2's die whole, and dice_9's 1 as a 2)."""
     import vision.pips as pips
 
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
@@ -676,6 +677,7 @@ def test_a_lone_oblique_die_is_read_by_its_ends(dice_sets, file, monkeypatch):
     reading = read_frame(frame)
     assert reading.values == image.values and not reading.unreadable
     monkeypatch.setattr(pips, "END_SPANS", ())
+    monkeypatch.setattr(pips, "COARSE_SAME", pips.COARSE_GROW)
     reading = read_frame(frame)
     assert reading.values == () and len(reading.unreadable) == 1
 
