@@ -77,10 +77,13 @@ END_SPANS = (0.5, 0.6)
 VIEW_FACES = 2
 # a die-like part that reads unclear is read again at its top-face end only in a view
 # that leans clearly (its read faces at least TILTED die edges off their parts' centres)
-# and along one of its sides (within acos(TILT_COS)): a close, oblique camera sees a
-# whole die, top and side faces, as one square blob
+# along one of its sides (within acos(TILT_COS)), else along the lean's own axis (a die
+# turned towards its corner), LEAN_ACROSS of the part's width across it (its corners
+# there are side faces'): a close, oblique camera sees a whole die, top and side faces,
+# as one square blob
 TILTED = 0.2
-TILT_COS = 0.8
+TILT_COS = 0.9
+LEAN_ACROSS = 0.8
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
@@ -584,7 +587,8 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
     In a tilted view the camera sees a die's top face and the side face turned to it: the
     top face lies at the end of the die's blob away from the camera, the same way for every
     die in the frame, so the read dice show which end it is. No lean, or a part lying
-    across it: no end (nothing is guessed).
+    across it: no end (nothing is guessed; its end along the lean's own axis, as
+    _tilted_ends takes it, read 1s off cables and plugs as often as dice).
     """
     at = _frame_lean(lean, LEAN) if parts else None
     if at is None:
@@ -610,8 +614,10 @@ def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, f
 
     A die-like part may be a whole die seen from the side (its blob nearly square: top
     face and side face together); its top face is the TOP_END of the part along the rect
-    axis nearer the lean (within acos(TILT_COS)), at the lean's end. No clear lean
-    (TILTED), or a lean across the part's corners: nothing.
+    axis nearer the lean (within acos(TILT_COS)), at the lean's end; a part whose sides
+    both lie farther off the lean (a die turned towards its corner) has its end taken
+    along the lean's own axis (_lean_end: penlington-wood three_34's 3). No clear lean
+    (TILTED): nothing.
     """
     at = _frame_lean(lean, TILTED) if parts else None
     if at is None:
@@ -625,10 +631,27 @@ def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, f
         ax, ay, along, across = max(axes, key=lambda t: abs(t[0] * vx + t[1] * vy))
         dot = (ax * vx + ay * vy) / norm
         if abs(dot) < TILT_COS:
+            out.append((blob, _lean_end(blob, vx / norm, vy / norm), u))
             continue
         size = (along * TOP_END, across)
         out.append((blob, _end_rect(blob, (ax, ay), along, dot, size, math.degrees(math.atan2(ay, ax))), u))
     return out
+
+
+def _lean_end(blob: Blob, ax: float, ay: float) -> Blob:
+    """The TOP_END end of the part along the lean's own axis (ax, ay, a unit vector),
+    LEAN_ACROSS as wide as the part across it: a die turned towards its corner (its
+    outline's axes half way between the lean and across it) has its top face at that end
+    all the same, and the end along either of its sides takes in a side face's pips."""
+    c = blob.contour.reshape(-1, 2).astype(np.float64)
+    t = c @ np.array([ax, ay])
+    u = c @ np.array([-ay, ax])
+    t0, t1, u0, u1 = float(t.min()), float(t.max()), float(u.min()), float(u.max())
+    along, across = t1 - t0, (u1 - u0) * LEAN_ACROSS
+    mt = t1 - along * TOP_END / 2.0
+    mu = (u0 + u1) / 2.0
+    centre = (mt * ax - mu * ay, mt * ay + mu * ax)
+    return _rect_blob((centre, (along * TOP_END, across), math.degrees(math.atan2(ay, ax))))
 
 
 def _ends_agree(frame: np.ndarray, part: Blob, s: float, die: float) -> Die | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -404,7 +406,8 @@ def test_a_whole_die_seen_obliquely_is_read_by_its_top_face(dice_sets, file):
 
 def test_tilted_ends_take_the_axis_along_a_clear_lean():
     """The end along whichever side of the part lies along the lean (here its short one);
-    none when the lean is not clear or runs across the part's corners."""
+    none when the lean is not clear; along the lean's own axis when it runs across the
+    part's corners."""
     from vision.bodies import Blob
     from vision.dice import Unreadable
     from vision.pips import _tilted_ends
@@ -417,7 +420,12 @@ def test_tilted_ends_take_the_axis_along_a_clear_lean():
     (cx, cy), (along, across), _ = end.rect
     assert (cx, cy) == pytest.approx((50.0, 44.0)) and (along, across) == pytest.approx((12.0, 30.0))
     assert _tilted_ends([(part, u)], [(0.0, 0.15)]) == []  # leans, but not clearly
-    assert _tilted_ends([(part, u)], [(0.25, 0.22)]) == []  # across its corners
+    [(_, corner, _)] = _tilted_ends([(part, u)], [(0.25, 0.22)])  # across its corners
+    (cx, cy), (along, across), angle = corner.rect
+    lx, ly = 0.25 / math.hypot(0.25, 0.22), 0.22 / math.hypot(0.25, 0.22)
+    assert angle == pytest.approx(math.degrees(math.atan2(ly, lx)))
+    off = np.array([cx - 50.0, cy - 50.0])
+    assert off @ np.array([lx, ly]) > 0.2 * along and abs(off @ np.array([-ly, lx])) < 1.0  # on the lean, its way
     assert _tilted_ends([(part, u)], []) == []
 
 
@@ -899,3 +907,20 @@ def test_a_ragged_part_of_two_dice_is_searched_beside_the_die_its_core_read(dice
     assert read_in_box() == [box.value]
     monkeypatch.setattr(pips, "REST_BLOB", 1e9)
     assert read_in_box() == []
+
+
+def test_an_unclear_part_turned_to_its_corner_is_cut_along_the_lean(dice_sets, monkeypatch):
+    """penlington-wood three_34: four 3s seen obliquely, the view leaning clearly up the
+    frame. One die turned half way reads unclear as a whole; its nearer side lies 36
+    degrees off the lean (dot 0.81), and its end along that side reads nothing. Its sides
+    both over acos(TILT_COS) 0.9 off the lean, its end is taken along the lean's own axis
+    and reads the 3; with TILT_COS at the old 0.8 (the side's end) it stays a re-roll."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "three_34.jpg")
+    frame = cv2.imread(str(image.path))
+    reading = read_frame(frame)
+    assert reading.values == image.values and not reading.unreadable
+    monkeypatch.setattr(pips, "TILT_COS", 0.8)
+    reading = read_frame(frame)
+    assert reading.values == (3, 3, 3) and len(reading.unreadable) == 1
