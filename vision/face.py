@@ -256,6 +256,10 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
                 return FaceRead(None, 0.0, "a doubtful 1")
         return FaceRead(value, conf, "", centre, side)
     holes = _read_holes(patch, mask, second_axis)
+    if holes.value == 6 and by_spots.no_six:
+        # the spots' 6 was a 4 and a side face's row of flat pips (an oblique die): the
+        # holes of that row make the same 6 (penlington-wood four_13)
+        return FaceRead(None, 0.0, "a 4 and a side face's row")
     if holes.value == 2 and seen >= SEEN_NOT_2:
         # two diagonal holes left of a 4-6 whose other pips ran into each other or the
         # outline: the spot maps still show those pips

@@ -74,6 +74,11 @@ ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
 SIDE_FLAT = 1.8  # a side face's pip: at least this long over its width,
 SIDE_ACROSS = 0.85  # its long axis this near across (sine of the angle) the line from the top pip
 SIDE_PIPS = 2  # ... and at least this many of them
+ROW_FLAT = 1.5  # a 6's end row that is a side face's pair (_side_row): both spots this long over their width, one
+# SIDE_FLAT, the other four pips round (BLOB_ROUND),
+ROW_ACROSS = 0.5  # ... the row's spots' long axes at most this cosine off the row (across the columns),
+ROW_FAR = 1.04  # ... and the row this much farther from the middle row than the other end row. On the cached crops
+# (7 conditions) such 6s were 16 4s and 5s of penlington-wood, 0 6s (the nearest true 6s: 1.0-1.02 far, or along)
 RIM = 0.1  # the face's outer band (face sides): a last map takes the pips' colour from inside it only
 RIM_RIDGE = 3.0  # ... and passes over spots in the band this long over their width (stretches of the rim)
 RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and the next) lies in the band
@@ -98,6 +103,8 @@ TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width i
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
 # penlington-wood, 13 of 1s, 3s, 5s and 6s on byler-d6, and 2 real 2s (1.6: 4 more real 2s; 1.8: 5 fewer wrong)
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+NOTES = "notes"  # the key in a crop's made maps of what the choosers turned away, for the other reader
+SIDE_ROW = "side row"  # ... a 6 made of a 4 and a side face's row (_side_row)
 
 
 SpotRead = tuple[int, float, tuple[float, float], float]  # value, confidence, face centre, face side
@@ -111,6 +118,7 @@ class SpotsSeen:
     seen: int  # the most pip-like spots (strong, of even contrast) a contrast map showed on the face
     spare: Callable[[], SpotRead | None] | None = None  # the blob outline's read, made on demand
     refused: bool = False  # read only as a 2 of flat spots (TWO_FLAT): no reader should read that 2
+    no_six: bool = False  # a 6 of a 4 and a side face's row was turned away (_side_row): no reader should read a 6
 
 
 def read_spots(patch: np.ndarray, mask: np.ndarray) -> SpotRead | None:
@@ -201,13 +209,14 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
         read = _two_bars(made, face, side, centre, least)
     if read is None and refused:
         return SpotsSeen(None, seen, refused=True)
+    no_six = read is None and SIDE_ROW in made.get(NOTES, ())
     if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
         def on_blob() -> SpotRead | None:
             # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
             other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made)
             return other if other is not None and other[0] >= BLOB_LEAST else None
-        return SpotsSeen(None, seen, on_blob)
-    return SpotsSeen(read, seen)
+        return SpotsSeen(None, seen, on_blob, no_six=no_six)
+    return SpotsSeen(read, seen, no_six=no_six)
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
@@ -285,7 +294,8 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         if peaks:
             least_pip = max(floor, EVEN * peaks[0][2])
             seen = max(seen, sum(1 for t in peaks if t[2] >= least_pip))
-        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor)
+        cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor,
+                       None if made is None else made.setdefault(NOTES, set()))
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
@@ -448,7 +458,7 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
             side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
-            face: np.ndarray, floor: float = MIN_CONTRAST) -> tuple[float, int, np.ndarray] | None:
+            face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     A 2 or a 4 must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
@@ -504,6 +514,10 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             err = e
         if k in TILT_HELD and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
+        if k == 6 and _side_row(pts, contrast, face, side):
+            if notes is not None:
+                notes.add(SIDE_ROW)
+            continue
         if not _pip_shaped(sel, smooth, inside, side, contrast):
             continue
         score = bound - err
@@ -521,6 +535,44 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         if one is not None and (best is None or one > best[0]):
             best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))
     return best
+
+
+def _side_row(pts: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:
+    """Is one end row of a 6 a side face's pips below a 4 (an obliquely seen die)?
+
+    The 6's two middle pips set its rows; an end row whose spots are flat (ROW_FLAT,
+    SIDE_FLAT) with their long axes along the row (ROW_ACROSS), beside four round pips
+    (BLOB_ROUND), and farther from the middle row than the other end row (ROW_FAR), is a
+    side face's pair seen foreshortened past the top face's edge, below a 4 (or a 5's
+    corners). A true 6 whose columns ran together has flat spots along its columns.
+    """
+    c = centroid(pts)
+    r = np.hypot(*(pts - c).T)
+    order = np.argsort(r)
+    inner, outer = order[:2], order[2:]
+    w = pts[inner[0]] - pts[inner[1]]
+    u = np.array([-w[1], w[0]]) / max(1e-6, float(np.hypot(*w)))  # along the columns
+    along = (pts - c) @ u
+    rows = [[i for i in outer if along[i] > 0], [i for i in outer if along[i] <= 0]]
+    if any(len(x) != 2 for x in rows):
+        return False
+    shapes = []
+    for p in pts:
+        sh = _spot_shape((float(p[0]), float(p[1]), float(contrast[int(p[1]), int(p[0])])), contrast, face, side)
+        if sh is None:
+            return False
+        shapes.append(sh)
+    for row, other in ((rows[0], rows[1]), (rows[1], rows[0])):
+        flat = sorted(shapes[i][1] for i in row)
+        if flat[0] < ROW_FLAT or flat[1] < SIDE_FLAT:
+            continue
+        if any(shapes[i][1] > BLOB_ROUND for i in other + inner.tolist()):
+            continue
+        if any(abs(np.cos(shapes[i][2]) * u[0] + np.sin(shapes[i][2]) * u[1]) > ROW_ACROSS for i in row):
+            continue
+        if abs(float(along[row].mean())) >= ROW_FAR * abs(float(along[other].mean())):
+            return True
+    return False
 
 
 def _side_pip_beside(sel: list[tuple[float, float, float]], contrast: np.ndarray, face: np.ndarray,
