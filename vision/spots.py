@@ -98,6 +98,7 @@ BAR_LOBE_LEAST = 0.3  # ... as strong as this part of the bar's top at least,
 BAR_EVEN = 0.6  # ... one pitch apart: the shorter gap at least this part of the longer (a shaken 4's pair is not)
 BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SPOTS, so the hole reader may veto it
 BARS = True  # the bars' read is made (False: for tests)
+BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests)
 TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
@@ -840,12 +841,23 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
     maps = made.get((id(face), side))
     if maps is None or not face.any():
         return None
-    contrast = maps.contrast(0, face)
-    if contrast is None:
-        return None
+    for n, floor in ((0, MIN_CONTRAST), (1, HUE_FLOOR))[:2 if BARS_ON_HUE else 1]:
+        # the bars on the first map, else on the hue alone (red pips on a dark glossy body,
+        # whose highlights outshine the pips in all of Lab)
+        contrast = maps.contrast(n, face)
+        if contrast is not None:
+            read = _bars_on(contrast, maps.edge_angle, face, side, centre, least, floor)
+            if read is not None:
+                return read
+    return None
+
+
+def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: float, centre: np.ndarray,
+             least: float, floor: float) -> SpotRead | None:
+    """_two_bars on one contrast map whose pips are no weaker than floor."""
     smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, SMOOTH * side))
     top = float(smooth[face].max())
-    if top < MIN_CONTRAST:
+    if top < floor:
         return None
     on = ((smooth > BAR_LEVEL * top) & face).view(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
@@ -877,7 +889,7 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
     u = u1 if u1 @ u2 > 0 else -u1
     u = (u + (u2 if u1 @ u2 > 0 else -u2))
     u /= np.linalg.norm(u)
-    tilt = np.degrees(np.arctan2(u[1], u[0])) - maps.edge_angle
+    tilt = np.degrees(np.arctan2(u[1], u[0])) - edge_angle
     if abs((tilt + 45.0) % 90.0 - 45.0) > BAR_PARALLEL:
         return None
     if np.hypot(*((c1 + c2) / 2 - centre)) > BAR_CENTRE * side:

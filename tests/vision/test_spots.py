@@ -485,3 +485,13 @@ def test_the_hole_reader_reads_no_six_where_the_spots_saw_a_side_row(dice_sets, 
     seen = face.read_spots_seen
     monkeypatch.setattr(face, "read_spots_seen", lambda *a: dataclasses.replace(seen(*a), no_six=False))
     assert face.read_face(patch, mask, second_axis).value == 6
+
+
+def test_a_six_run_into_two_bars_on_the_hue_map_is_read(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112648: a dark glossy die with red pips whose columns ran into two bars; in
+    # all of Lab its highlights outshine the pips, on the hue map alone the two bars show
+    assert _values_near(dice_sets, "IMG_20191208_112648.jpg", (456, 270)) == [6]
+    monkeypatch.setattr(spots, "BARS_ON_HUE", False)
+    assert _values_near(dice_sets, "IMG_20191208_112648.jpg", (456, 270)) == []
