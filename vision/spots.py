@@ -98,7 +98,9 @@ BAR_LOBE_LEAST = 0.3  # ... as strong as this part of the bar's top at least,
 BAR_EVEN = 0.6  # ... one pitch apart: the shorter gap at least this part of the longer (a shaken 4's pair is not)
 BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SPOTS, so the hole reader may veto it
 BARS = True  # the bars' read is made (False: for tests)
-BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests)
+BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests),
+BAR_LEVEL_HUE = 0.4  # ... its bars above BAR_LEVEL, else above this part of its top (one column's hue may be weaker
+# than the other's: red pips under a glossy dark body's highlights). Cached crops, 7 conditions: +7 right, 0 wrong, 0 extra
 TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
@@ -841,25 +843,26 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
     maps = made.get((id(face), side))
     if maps is None or not face.any():
         return None
-    for n, floor in ((0, MIN_CONTRAST), (1, HUE_FLOOR))[:2 if BARS_ON_HUE else 1]:
+    tries = ((0, MIN_CONTRAST, BAR_LEVEL), (1, HUE_FLOOR, BAR_LEVEL), (1, HUE_FLOOR, BAR_LEVEL_HUE))
+    for n, floor, level in tries[:3 if BARS_ON_HUE else 1]:
         # the bars on the first map, else on the hue alone (red pips on a dark glossy body,
-        # whose highlights outshine the pips in all of Lab)
+        # whose highlights outshine the pips in all of Lab), there at a lower level too
         contrast = maps.contrast(n, face)
         if contrast is not None:
-            read = _bars_on(contrast, maps.edge_angle, face, side, centre, least, floor)
+            read = _bars_on(contrast, maps.edge_angle, face, side, centre, least, floor, level)
             if read is not None:
                 return read
     return None
 
 
 def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: float, centre: np.ndarray,
-             least: float, floor: float) -> SpotRead | None:
-    """_two_bars on one contrast map whose pips are no weaker than floor."""
+             least: float, floor: float, level: float) -> SpotRead | None:
+    """_two_bars on one contrast map whose pips are no weaker than floor, its bars above level of its top."""
     smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, SMOOTH * side))
     top = float(smooth[face].max())
     if top < floor:
         return None
-    on = ((smooth > BAR_LEVEL * top) & face).view(np.uint8)
+    on = ((smooth > level * top) & face).view(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
     if n < 3:
         return None
