@@ -84,6 +84,12 @@ VIEW_FACES = 2
 TILTED = 0.2
 TILT_COS = 0.9
 LEAN_ACROSS = 0.8
+# a 2 read at a top-face end (either rule above) whose face centre lies over TWO_NEAR die
+# edges from the end's centre toward the camera (the part's centre) is the top face's 1
+# and the nearest pip of the side face below it, not a 2 (penlington-wood dice_27 0.19; the
+# right 2s read so lie within 0.06, 0.12 under dark0.6 (two_28); false ones 0.16-0.3, one
+# at 0.08 under blur1 (five_30) is still read)
+TWO_NEAR = 0.14
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
@@ -288,7 +294,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
         result = _read_blob(frame_bgr, end, s, die)
-        if isinstance(result, Die):
+        if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
             claimed.append(part.contour)
             dice.append(result)
             sides.append(die / s)
@@ -296,7 +302,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # and the side face turned to the camera; the top face is the end the read faces lean to
     for part, end, u in _tilted_ends(unclear, lean):
         result = _read_blob(frame_bgr, end, s, die)
-        if isinstance(result, Die):
+        if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
             unreadable = [x for x in unreadable if x is not u]
             dice.append(result)
             sides.append(die / s)
@@ -636,6 +642,26 @@ def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, f
         size = (along * TOP_END, across)
         out.append((blob, _end_rect(blob, (ax, ay), along, dot, size, math.degrees(math.atan2(ay, ax))), u))
     return out
+
+
+def _one_and_side_pip(die_read: Die, part: Blob, end: Blob, s: float, die: float) -> bool:
+    """Is a 2 read at a part's top-face end centred over TWO_NEAR die edges off the end's
+    centre toward the part's centre (the camera's side)?
+
+    A very oblique die's side face looks as big as its top face or bigger, and the end
+    taken as the top face then reaches into it: the top face's 1 and the side face's
+    nearest pip lie on a diagonal as a 2's spots do. A 2 on the top face is centred in the
+    end; this pair's middle lies half a pip row nearer the camera.
+    """
+    if die_read.value != 2:
+        return False
+    (ex, ey), (px, py) = end.rect[0], part.rect[0]
+    vx, vy = ex - px, ey - py
+    n = math.hypot(vx, vy)
+    if n == 0.0:
+        return False
+    fx, fy = die_read.box[0][0] * s - ex, die_read.box[0][1] * s - ey
+    return (fx * vx + fy * vy) / n < -TWO_NEAR * die
 
 
 def _lean_end(blob: Blob, ax: float, ay: float) -> Blob:

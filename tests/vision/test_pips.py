@@ -924,3 +924,25 @@ def test_an_unclear_part_turned_to_its_corner_is_cut_along_the_lean(dice_sets, m
     monkeypatch.setattr(pips, "TILT_COS", 0.8)
     reading = read_frame(frame)
     assert reading.values == (3, 3, 3) and len(reading.unreadable) == 1
+
+
+def test_a_top_ends_2_nearer_the_camera_is_a_1_and_a_side_pip(dice_sets, monkeypatch):
+    """penlington-wood dice_27: three 1s seen very obliquely, the view leaning up the frame.
+    The die at (325, 85) reads unclear as a whole; its top-face end reaches into the side
+    face and reads a 2 (the 1 and the side's nearest pip) centred 0.19 die edges toward
+    the camera from the end's centre: a re-roll, not a 2. two_29's 2s read at their ends
+    lie within 0.06 of it (TWO_NEAR 0.14): at 0 one of them is lost."""
+    import vision.pips as pips
+
+    images = {i.file: i for i in load_set(dice_sets / "penlington-wood")}
+    frame = cv2.imread(str(images["dice_27.jpg"].path))
+    reading = read_frame(frame)
+    assert reading.values == (1, 1) and len(reading.unreadable) == 1
+    (ux, uy), _, _ = reading.unreadable[0].box
+    assert abs(ux - 325) < 20 and abs(uy - 100) < 25
+    twos = cv2.imread(str(images["two_29.jpg"].path))
+    assert read_frame(twos).values == (2, 2, 2)
+    monkeypatch.setattr(pips, "TWO_NEAR", 1e9)
+    assert sorted(read_frame(frame).values) == [1, 1, 2]
+    monkeypatch.setattr(pips, "TWO_NEAR", 0.0)
+    assert read_frame(twos).values == (2, 2)
