@@ -728,10 +728,14 @@ def test_a_face_seen_square_on_is_not_read_by_its_ends(dice_sets, monkeypatch):
     faces sit on their parts' centres (no lean over LEAN): the view is not oblique, and
     the part is not cut into ends (a re-roll, not a wrong 4)."""
     import vision.pips as pips
+    import vision.spots as spots
 
     box, near = _byler_box(dice_sets, "IMG_20191208_112710.jpg", (422, 317))
     assert box.value == 6 and near() == []
     monkeypatch.setattr(pips, "LEAN", -1.0)  # every view oblique
+    # the ends' 4s are held midway, a 6's ends (spots._sides_held): turned away, they would
+    # leave nothing here to tell a square-on view by
+    monkeypatch.setattr(spots, "SIDES_6", 99.0)
     assert near() == [4]
 
 

@@ -506,3 +506,16 @@ def test_a_six_whose_one_bar_is_weaker_on_the_hue_map_is_read(dice_sets, monkeyp
     assert _values_near(dice_sets, name, centre) == [6]
     monkeypatch.setattr(spots, "BAR_LEVEL_HUE", spots.BAR_LEVEL)
     assert _values_near(dice_sets, name, centre) == []
+
+
+@pytest.mark.parametrize("name,centre,change", [("IMG_20191208_111718.jpg", (286, 184), "none"),
+                                                ("IMG_20191208_111751.jpg", (256, 421), "dark0.6")])
+def test_a_four_whose_sides_hold_pips_midway_is_not_read_as_a_four(dice_sets, monkeypatch, name, centre, change):
+    from vision import spots
+
+    # byler-d6 6s whose columns ran together at the spot scale: only the columns' ends stood
+    # out, a 4's layout, with the middle pips' contrast halfway along two opposite sides; left
+    # to the other readers (_sides_held), the 6 is read
+    assert _values_near(dice_sets, name, centre, change) == [6]
+    monkeypatch.setattr(spots, "SIDES_6", 99.0)
+    assert _values_near(dice_sets, name, centre, change) == [4]
