@@ -46,6 +46,13 @@ TAIL = 0.6
 TAIL_LEN = 1.6
 TAIL_WIDTH = 0.5
 MAX_DICE = 8.5
+# a blob of MORE_LEAST or more die areas with no tail, in view, holds as many dice as its
+# area says: cores missing for them go to deep points (MORE_DEPTH die edges inside its
+# outline) at least MORE_GAP die edges from the others. (A pair's two cores are found: its
+# ridge is long enough)
+MORE_DEPTH = 0.3
+MORE_GAP = 0.85
+MORE_LEAST = 3
 # a blob of at most INSCRIBED_FEW areas of its inscribed circle's square is a die or two
 # run together (die_size_inscribed): its squareness says how die-like it is
 INSCRIBED_FEW = 3.0
@@ -64,6 +71,7 @@ class Blob:
     rect: tuple[tuple[float, float], tuple[float, float], float]  # minAreaRect, work pixels
     area: float
     contour: np.ndarray
+    by_area: bool = False  # a part around a core the blob's area called for (split_at_cores)
 
     @property
     def side(self) -> float:
@@ -257,7 +265,9 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
     long, thin piece of it (TAIL, TAIL_LEN, TAIL_WIDTH) is more likely the end of a thing
     (a cable's ferrite bead, a port) than a die lying by it: it is dropped, or put in
     by_tail when one is given (the caller decides what is a die). Cutting by area instead (k dice = area / die area, k-means) made
-    parts that straddle two dice and read wrong more often than right.
+    parts that straddle two dice and read wrong more often than right. A heap's cores
+    may still be fewer than its area holds dice (its thickest place is where dice meet):
+    the missing ones are added (_more_cores) and their parts marked by_area.
     """
     if blob.area > MAX_DICE * die * die:
         return [blob]  # a tray's rim or a laptop's edge: raise_level's job, not this
@@ -274,6 +284,33 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
     seeds = _cores(dt, die)
     if not seeds:
         return []
+    owner, tails = _owners(sub, dt, seeds, die)
+    # a blob with no tail is a heap, not a thing with a cable: unless it runs out of view
+    # (then its area counts only its part in view) it holds as many dice as its area says
+    in_view = x > 0 and y > 0 and x + w < mask.shape[1] and y + h < mask.shape[0]
+    more = _more_cores(dt, seeds, die, blob.area) if tails is None and in_view else []
+    if more:
+        seeds = seeds + more
+        owner, tails = _owners(sub, dt, seeds, die)
+    out = []
+    for i in range(1, len(seeds) + 1):
+        at_tail = tails is not None and tails[i]
+        if at_tail and by_tail is None:
+            continue
+        part = (owner == i).astype(np.uint8)
+        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cs:
+            continue
+        c = max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1])
+        (by_tail if at_tail else out).append(Blob(cv2.minAreaRect(c), float(np.count_nonzero(part)), c,
+                                                  i > len(seeds) - len(more)))
+    return out
+
+
+def _owners(sub: np.ndarray, dt: np.ndarray, seeds: list[tuple[int, int]], die: float
+            ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each pixel's core (1-based; 0 where none reaches) and, when the blob has a tail,
+    which cores' parts touch it (indexed as owner; else None)."""
     free = np.full(sub.shape, 255, np.uint8)
     for sx, sy in seeds:
         free[sy, sx] = 0
@@ -301,17 +338,34 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
             near_tail = cv2.dilate(big[rl].astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
             tails = np.zeros(len(seeds) + 1, bool)
             tails[owner[near_tail > 0]] = True
-    out = []
-    for i in range(1, len(seeds) + 1):
-        at_tail = tails is not None and tails[i]
-        if at_tail and by_tail is None:
-            continue
-        part = (owner == i).astype(np.uint8)
-        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not cs:
-            continue
-        c = max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1])
-        (by_tail if at_tail else out).append(Blob(cv2.minAreaRect(c), float(np.count_nonzero(part)), c))
+    return owner, tails
+
+
+def _more_cores(dt: np.ndarray, seeds: list[tuple[int, int]], die: float, area: float) -> list[tuple[int, int]]:
+    """Cores for the dice a heap's area holds beyond those _cores found.
+
+    A heap's thickest place is where dice meet (three dice in an L: the circle inscribed
+    at their junction is wider than one die's), and a die's middle there lies on a ridge
+    that climbs to it, no maximum of its own: one core stands for the heap. The blob's
+    area says how many dice it holds; each missing core goes to the deep point (MORE_DEPTH
+    die edges inside the outline) farthest from the cores so far, while that is MORE_GAP
+    die edges or more from them (two touching dice's middles are a die edge apart).
+    """
+    want = min(int(round(area / (die * die))), int(MAX_DICE))
+    if want <= len(seeds) or want < MORE_LEAST:
+        return []
+    ys, xs = np.nonzero(dt > MORE_DEPTH * die)
+    if not len(xs):
+        return []
+    deep = np.stack([xs, ys], 1).astype(np.float32)
+    d2 = ((deep[:, None, :] - np.array(seeds, np.float32)[None, :, :]) ** 2).sum(2).min(1)
+    out: list[tuple[int, int]] = []
+    while len(seeds) + len(out) < want:
+        i = int(np.argmax(d2))
+        if d2[i] < (MORE_GAP * die) ** 2:
+            break
+        out.append((int(xs[i]), int(ys[i])))
+        d2 = np.minimum(d2, ((deep - deep[i]) ** 2).sum(1))
     return out
 
 

@@ -144,6 +144,10 @@ REST_BODY = 36.0
 REST_LEAST = 2
 REST_APART = 0.8
 REST_SIDE = 0.5
+# a die read from a part around a core a heap's area called for (bodies.MORE_LEAST) counts
+# AREA_APART die edges or more from every other die read (a die bigger than the typical
+# one, with its shadow, is a blob of as many areas as a heap: the core cut it in two)
+AREA_APART = 0.7
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -225,6 +229,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     pairs: list[tuple[Blob, Unreadable]] = []  # unclear parts that may be two dice
     tight: list[np.ndarray] = []  # claimed without the SEED_CLEAR margin
     small: list[Die] = []  # dice read from a lone blob smaller than a die
+    by_area: list[Die] = []  # dice read from a part around a core the blob's area called for
     # blobs that read a die, its read faces and its unclear parts' outlines
     rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
     for blob in cands:
@@ -274,6 +279,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 faces.append(_face(result, s))
                 if part is blob and part.area < ONE_DIE[0] * die * die:
                     small.append(result)
+                if part.by_area:
+                    by_area.append(result)
                 dice.append(result)
                 sides.append(part.side / s)
                 # where the face read lies in its part, in die edges: an oblique die's top face
@@ -383,6 +390,12 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # two dice's top faces lie a die edge apart at least
     if small:
         dice, sides = _kept(dice, sides, [not any(d is x for x in small) or _apart(d, dice, NEAR * die / s)
+                                          for d in dice])
+    # a die read around a core the blob's area called for counts AREA_APART die edges
+    # from every other die read (as one found beside a read die does): closer, the blob
+    # was one die bigger than the typical one with its shadow, and that core cut it in two
+    if by_area:
+        dice, sides = _kept(dice, sides, [not any(d is x for x in by_area) or _apart(d, dice, AREA_APART * die / s)
                                           for d in dice])
     # a face that runs out of the camera's view is part of one (as a blob that does is not
     # read): a keyboard's or a bag's blob by the edge read as its visible part of a face

@@ -436,12 +436,17 @@ def test_a_die_a_read_neighbours_part_took_is_found(dice_sets, file, at, monkeyp
     touching it; the part reads as its own die, its face box covering under FACE_COVER of
     it. Holding only that box out of the blob's leftover leaves the neighbour's core to be
     read (a 5, a 2, a 2); holding the whole part (FACE_COVER 0) loses it, when the search
-    one die edge on from a read face (REST_BLOB) does not find it either."""
+    one die edge on from a read face (REST_BLOB) does not find it either, nor a core of
+    its own as the heap's area holds more dice than cores were found (bodies.MORE_LEAST:
+    that finds 112353's 5 too)."""
+    import vision.bodies as bodies
     import vision.pips as pips
 
     box, read_in_box = _byler_box(dice_sets, file, at)
     assert read_in_box() == [box.value]
     monkeypatch.setattr(pips, "REST_BLOB", 1e9)
+    assert read_in_box() == [box.value]
+    monkeypatch.setattr(bodies, "MORE_LEAST", 1e9)
     assert read_in_box() == [box.value]
     monkeypatch.setattr(pips, "FACE_COVER", 0.0)
     assert read_in_box() == []
@@ -817,10 +822,14 @@ def test_a_pale_dies_own_side_face_is_no_neighbour(dice_sets, file, monkeypatch)
 def test_a_lone_spot_by_a_read_die_is_no_neighbour(dice_sets, monkeypatch):
     """byler-d6 095919: dark red dice with dark red pips; one die edge on from a read die a
     square reads as a 1 where a 4 lies (one pip of it at the square's edge). A neighbour
-    counts as a 2 or more (REST_LEAST)."""
+    counts as a 2 or more (REST_LEAST). (The 4 has a core of its own now, as the heap's
+    area holds more dice than cores were found: bodies.MORE_LEAST; without it, as before.)"""
+    import vision.bodies as bodies
     import vision.pips as pips
 
     box, read_in_box = _byler_box(dice_sets, "IMG_20191209_095919.jpg", (261, 390))
+    assert read_in_box() == [box.value] == [4]
+    monkeypatch.setattr(bodies, "MORE_LEAST", 1e9)
     assert read_in_box() == []
     monkeypatch.setattr(pips, "REST_LEAST", 1)
     assert read_in_box() == [1]
@@ -950,3 +959,16 @@ def test_a_top_ends_2_nearer_the_camera_is_a_1_and_a_side_pip(dice_sets, monkeyp
     assert sorted(read_frame(frame).values) == [1, 1, 2]
     monkeypatch.setattr(pips, "TWO_NEAR", 0.0)
     assert read_frame(twos).values == (2, 2)
+
+
+def test_a_die_read_by_its_heaps_area_counts_apart_from_the_others(dice_sets, monkeypatch):
+    """byler-d6 112911: a red 1 bigger than the typical die, with its shadow and the teal
+    and blue dice by it, is a blob of 2.5 die areas: the core its area called for (bodies.
+    MORE_LEAST) cut the 1 in two, and its lower half read as a 2 inside the 1's box. A die
+    read around such a core counts AREA_APART die edges from every other die read."""
+    import vision.pips as pips
+
+    box, read_in_box = _byler_box(dice_sets, "IMG_20191208_112911.jpg", (251, 143))
+    assert read_in_box() == [box.value] == [1]
+    monkeypatch.setattr(pips, "AREA_APART", 0.0)
+    assert sorted(read_in_box()) == [1, 2]
