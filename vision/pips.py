@@ -58,6 +58,9 @@ SEED_SPAN = 0.85
 SEED_CLEAR = 0.5
 SEED_OVERLAP = 0.02
 SEED_BODY = 22.0
+# in a view from straight above (its read faces lean nowhere, VIEW_FACES or more of them)
+# no side face shows: pip seeds keep only SEED_CLEAR_DOWN clear of what was read
+SEED_CLEAR_DOWN = 0.3
 SEED_WINDOW = 0.6  # half the window the square's angle is measured in
 SQUARE = 0.75  # squareness of a blob that looks like one die
 ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
@@ -373,7 +376,10 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             # part of two stays: the pairs' rule below tells when both were read)
             unreadable = [u for u in unreadable if any(u is x for _, x in pairs) or not _on_unclear(result, [u])]
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
-    for blob in _pip_seeds(work, dist, die, claimed, tight):
+    # a view from straight above shows no read die's side faces: a touching neighbour's pips
+    # lie closer to it than SEED_CLEAR
+    down = tilt is None and len(lean) >= VIEW_FACES
+    for blob in _pip_seeds(work, dist, die, claimed, tight, SEED_CLEAR_DOWN if down else SEED_CLEAR):
         if _cut_by_view(blob, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, blob, s, die)
@@ -840,7 +846,7 @@ def _offset(dice: list[Die], unreadable: list[Unreadable], ox: int, oy: int) -> 
 
 
 def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray],
-               tight: list[np.ndarray] | None = None) -> list[Blob]:
+               tight: list[np.ndarray] | None = None, clear: float = SEED_CLEAR) -> list[Blob]:
     """Die-sized squares around clusters of dark pips that no blob read so far holds.
 
     A pale die on a pale surface gets no body in the foreground mask, only its pips and
@@ -868,7 +874,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     taken = np.zeros(L.shape, np.uint8)
     if claimed:
         cv2.drawContours(taken, claimed, -1, 255, -1)
-        kd = max(3, int(round(SEED_CLEAR * die)) | 1)
+        kd = max(1, int(round(clear * die)) | 1)
         taken = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_RECT, (kd, kd)))
         keep &= taken[pi[:, 1], pi[:, 0]] == 0
     if tight:

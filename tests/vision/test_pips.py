@@ -972,3 +972,16 @@ def test_a_die_read_by_its_heaps_area_counts_apart_from_the_others(dice_sets, mo
     assert read_in_box() == [box.value] == [1]
     monkeypatch.setattr(pips, "AREA_APART", 0.0)
     assert sorted(read_in_box()) == [1, 2]
+
+
+def test_pip_seeds_keep_less_clear_of_read_dice_in_a_straight_down_view(dice_sets, monkeypatch):
+    """byler-d6 111718: a pale 2 touching read dice in a heap, seen from straight above.
+    SEED_CLEAR keeps pip seeds half a die edge clear of what was read, for the side faces
+    an oblique camera sees (penlington-wood); from above no side face shows, and the 2's
+    pips lay within that margin: with SEED_CLEAR_DOWN it is read."""
+    import vision.pips as pips
+
+    box, read_in_box = _byler_box(dice_sets, "IMG_20191208_111718.jpg", (208, 365))
+    assert read_in_box() == [box.value] == [2]
+    monkeypatch.setattr(pips, "SEED_CLEAR_DOWN", pips.SEED_CLEAR)
+    assert read_in_box() == []
