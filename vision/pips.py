@@ -403,6 +403,10 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     if by_area:
         dice, sides = _kept(dice, sides, [not any(d is x for x in by_area) or _apart(d, dice, AREA_APART * die / s)
                                           for d in dice])
+        # the re-roll asked for where such a die now reads was for that die: the unclear
+        # part around the heap's one core straddled it and its neighbours
+        kept = [d for d in by_area if any(d is x for x in dice)]
+        unreadable = [u for u in unreadable if not any(_on_unclear(d, [u]) for d in kept)]
     # a face that runs out of the camera's view is part of one (as a blob that does is not
     # read): a keyboard's or a bag's blob by the edge read as its visible part of a face
     cut = [_face_cut(d, fw, fh, edges) for d in dice]
