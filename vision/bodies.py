@@ -53,6 +53,12 @@ MAX_DICE = 8.5
 MORE_DEPTH = 0.3
 MORE_GAP = 0.85
 MORE_LEAST = 3
+# a die against the tray wall runs into the strip of the wall's foot (its shadow, its
+# seam) along the frame: the strip is thinner than STRIP die edges, the die is not, so an
+# opening by a disk that wide leaves the die alone (pieces under STRIP_LEAST die areas are
+# the strip's thicker bits)
+STRIP = 0.5
+STRIP_LEAST = 0.35
 # a blob of at most INSCRIBED_FEW areas of its inscribed circle's square is a die or two
 # run together (die_size_inscribed): its squareness says how die-like it is
 INSCRIBED_FEW = 3.0
@@ -174,6 +180,28 @@ def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_
         if n > best_n:
             best_n, best = n, [b for b in parts if b.area > 0.35 * die * die]
     return best, best_n
+
+
+def without_strips(blob: Blob, die: float) -> list[Blob]:
+    """The blob's die-thick pieces once what is thinner than STRIP die edges is cut off.
+
+    A die touching the tray wall, its blob run into the wall's foot (a straight strip of
+    shadow or seam along the frame), makes a ragged blob whose box is the strip's, not the
+    die's, and reads as nothing; nor has it a point deep enough inside (the die's mask is
+    pinched by its own shading) to set a die's square at. The strip is thinner than the
+    die: opened by a disk of STRIP die edges the die's piece is left, square.
+    """
+    filled, (x, y) = blob.filled(1)
+    k = int(round(STRIP * die)) | 1
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    cs, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in cs:
+        area = cv2.contourArea(c)
+        if area >= STRIP_LEAST * die * die:
+            c = c + np.array([x, y])
+            out.append(Blob(cv2.minAreaRect(c), float(area), c))
+    return out
 
 
 def blobs(mask: np.ndarray, min_side: float) -> list[Blob]:

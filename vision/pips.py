@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
-                           split_at_cores)
+                           split_at_cores, without_strips)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.exposure import exposed
 from vision.face import CROP, MARGIN, crop_die, read_face
@@ -151,6 +151,8 @@ REST_SIDE = 0.5
 # AREA_APART die edges or more from every other die read (a die bigger than the typical
 # one, with its shadow, is a blob of as many areas as a heap: the core cut it in two)
 AREA_APART = 0.7
+# a die read from a part with the wall's foot cut off (bodies.without_strips) shows at least
+STRIP_VALUE = 2
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -340,10 +342,29 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
     whose: list[Blob | None] = [None] * len(cores)
+    shallow: list[Blob] = []
     for p in ragged:
         found = _deepest(*p.filled(1), die, 1)
         cores += found
         whose += [p] * len(found)
+        if not found:
+            shallow.append(p)
+    # ragged parts with no deep point and, in a view from straight above (where no die
+    # shows a side face: a long part is no die seen aslant), long parts: a die with the
+    # wall's foot run into it; the strip cut off, the die-shaped piece left is the die when
+    # it shows STRIP_VALUE or more (a 1 is one dark spot: a key's print on a laptop's edge)
+    down = tilt is None and len(lean) >= VIEW_FACES
+    for p in shallow + (oblique if down else []):
+        if any(cv2.pointPolygonTest(p.contour, (d.box[0][0] * s, d.box[0][1] * s), False) >= 0 for d in dice):
+            continue
+        for q in without_strips(p, die):
+            if q.squareness <= COMPACT:
+                continue
+            result = _read_blob(frame_bgr, q, s, die)
+            if isinstance(result, Die) and result.value >= STRIP_VALUE:
+                claimed.append(q.contour)
+                dice.append(result)
+                sides.append(die / s)
     for sq, p in zip(_squares(work, cores, die), whose):
         if _cut_by_view(sq, work.shape, edges):
             continue
@@ -378,7 +399,6 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
     # a view from straight above shows no read die's side faces: a touching neighbour's pips
     # lie closer to it than SEED_CLEAR
-    down = tilt is None and len(lean) >= VIEW_FACES
     for blob in _pip_seeds(work, dist, die, claimed, tight, SEED_CLEAR_DOWN if down else SEED_CLEAR):
         if _cut_by_view(blob, work.shape, edges):
             continue
