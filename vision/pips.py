@@ -153,6 +153,8 @@ REST_SIDE = 0.5
 AREA_APART = 0.7
 # a die read from a part with the wall's foot cut off (bodies.without_strips) shows at least
 STRIP_VALUE = 2
+PAIR_END_LEAST = 3  # see read_frame: what a long part's end read from above shows at least,
+PAIR_END_APART = 1.0  # and how far (die edges) it lies from every die read
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -229,6 +231,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     oblique: list[Blob] = []
     lean: list[tuple[float, float]] = []
     ragged: list[Blob] = []
+    cabled: list[Blob] = []  # long parts of a blob with a tail (a cable's)
     unclear: list[tuple[Blob, Unreadable]] = []
     left: list[tuple[np.ndarray, tuple[int, int]]] = []
     pairs: list[tuple[Blob, Unreadable]] = []  # unclear parts that may be two dice
@@ -265,6 +268,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             result = _read_blob(frame_bgr, part, s, die)
             if result is None and _oblique(part, die):
                 oblique.append(part)
+                if by_tail:
+                    cabled.append(part)
             elif (result is None and i < n_parts and part.squareness <= COMPACT
                   and ONE_DIE[0] * die * die < part.area < MAX_PART * die * die):
                 ragged.append(part)
@@ -355,13 +360,34 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # it shows STRIP_VALUE or more (a 1 is one dark spot: a key's print on a laptop's edge)
     down = tilt is None and len(lean) >= VIEW_FACES
     for p in shallow + (oblique if down else []):
-        if any(cv2.pointPolygonTest(p.contour, (d.box[0][0] * s, d.box[0][1] * s), False) >= 0 for d in dice):
+        if _holds_read(p, dice, s):
             continue
         for q in without_strips(p, die):
             if q.squareness <= COMPACT:
                 continue
             result = _read_blob(frame_bgr, q, s, die)
             if isinstance(result, Die) and result.value >= STRIP_VALUE:
+                claimed.append(q.contour)
+                dice.append(result)
+                sides.append(die / s)
+    # long parts still unread in a view from straight above: two dice side by side, cut as
+    # one at a raised level; a die-sized square at each end of the long axis is one of them
+    # when it shows PAIR_END_LEAST or more (a 4's half is a 2; a 1 is what a plug's hole
+    # shows), PAIR_END_APART die edges from every die read (an oblique view taken for one
+    # from above: a die's side face) and the part is no cable's (its blob has no tail: a
+    # ferrite bead)
+    for p in oblique if down else []:
+        if any(p is c for c in cabled) or _holds_read(p, dice, s):
+            continue
+        (_, _), (w, h), angle = p.rect
+        a = math.radians(angle) if w >= h else math.radians(angle + 90.0)
+        along = max(w, h)
+        for sign in (1.0, -1.0):
+            q = _end_rect(p, (math.cos(a), math.sin(a)), along, sign, (die, die), math.degrees(a),
+                          min(1.0, die / along))
+            result = _read_blob(frame_bgr, q, s, die)
+            if (isinstance(result, Die) and result.value >= PAIR_END_LEAST
+                    and _apart(result, dice, PAIR_END_APART * die / s)):
                 claimed.append(q.contour)
                 dice.append(result)
                 sides.append(die / s)
@@ -471,6 +497,11 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _holds_read(part: Blob, dice: list[Die], s: float) -> bool:
+    """Does a read die's face centre lie in the part (working pixels; dice in frame pixels)?"""
+    return any(cv2.pointPolygonTest(part.contour, (d.box[0][0] * s, d.box[0][1] * s), False) >= 0 for d in dice)
 
 
 def _core_claim(sq: Blob, die: float) -> np.ndarray:

@@ -512,6 +512,7 @@ def test_a_part_its_face_covers_little_of_claims_only_its_face_from_the_pip_seed
     frame = cv2.imread(str(image.path))
     assert read_frame(frame).values == image.values == (5, 5, 5, 5)
     monkeypatch.setattr(pips, "STRIP_VALUE", 99)  # a part cut off its strip now reads that die too
+    monkeypatch.setattr(pips, "PAIR_END_LEAST", 99)  # as does a long part's end
     monkeypatch.setattr(pips, "FACE_COVER", 0.0)
     assert read_frame(frame).values == (5, 5, 5)
 
@@ -1001,3 +1002,59 @@ def test_no_reroll_is_asked_where_a_heaps_area_core_read_its_die(dice_sets, file
         box = cv2.boxPoints(u.box).astype(np.float32)
         assert not any(cv2.pointPolygonTest(box, (float(d.box[0][0]), float(d.box[0][1])), False) >= 0
                        for d in reading.dice), u
+
+
+@pytest.mark.parametrize("file, at", [("IMG_20191208_111228.jpg", (392, 143)), ("IMG_20191209_100127.jpg", (214, 227)),
+                                      ("IMG_20191209_100127.jpg", (252, 213))])
+def test_a_long_part_seen_from_straight_above_is_two_dice_read_at_its_ends(dice_sets, file, at, monkeypatch):
+    """byler-d6 111228 (a blue 4 and a dark 1 against the tray wall) and 100127 (a 6 and a
+    4 touching): cut as one long part at a raised level (1.2 die areas), which reads as
+    nothing. From straight above no die shows a side face, so a long part is two dice: the
+    die-sized square at either end of its long axis reads one. With PAIR_END_LEAST out of
+    reach, missed."""
+    import vision.pips as pips
+
+    box, read_in_box = _byler_box(dice_sets, file, at)
+    assert read_in_box() == [box.value]
+    monkeypatch.setattr(pips, "PAIR_END_LEAST", 99)
+    assert read_in_box() == []
+
+
+def test_a_pair_ends_2_is_a_4s_half(dice_sets, monkeypatch):
+    """byler-d6 112340: a long part's end square over a 4 takes in two of its pips and reads
+    2, and the 4 read there later (by its pip seeds) is lost: an end counts showing
+    PAIR_END_LEAST 3 or more."""
+    import vision.pips as pips
+
+    box, read_in_box = _byler_box(dice_sets, "IMG_20191208_112340.jpg", (517, 262))
+    assert read_in_box() == [4]
+    monkeypatch.setattr(pips, "PAIR_END_LEAST", 2)
+    assert read_in_box() == [2]
+
+
+def _changed(dice_sets, name, file, change):
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / name) if i.file == file)
+    return image, CHANGES[change](cv2.imread(str(image.path)))
+
+
+def test_a_long_parts_end_by_a_read_die_is_its_side_face(dice_sets, monkeypatch):
+    """penlington-wood six_20 under gamma1.5: an oblique view whose read faces happen not
+    to lean is taken for one from straight above; a 6's part with its side face is long,
+    and its side end reads a 5 (at both ends: two 5s) 0.85 die edges from the 6. An end
+    counts PAIR_END_APART (1.0) die edges or more from every die read."""
+    import vision.pips as pips
+
+    image, frame = _changed(dice_sets, "penlington-wood", "six_20.jpg", "gamma1.5")
+    assert read_frame(frame).values == image.values == (6, 6)
+    monkeypatch.setattr(pips, "PAIR_END_APART", 0.0)
+    assert len(read_frame(frame).dice) > len(image.values)
+
+
+def test_a_cables_long_part_is_not_read_at_its_ends(dice_sets, monkeypatch):
+    """penlington-wood five_38 under noise8: a cable's plug by the frame's edge, a long part
+    of a blob with a tail (the cable), read a 6 at its end. A long part of a blob with a
+    tail is not read at its ends; PAIR_END_LEAST 3 alone does not keep it out."""
+    image, frame = _changed(dice_sets, "penlington-wood", "five_38.jpg", "noise8")
+    assert read_frame(frame).values == image.values
