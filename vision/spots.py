@@ -99,6 +99,8 @@ BAR_FINE = 0.02  # ... along each bar, on a map smoothed over this part of the f
 BAR_LOBE = 0.1  # ... standing this part of the bar's top above the lowest points on both sides,
 BAR_LOBE_LEAST = 0.3  # ... as strong as this part of the bar's top at least,
 BAR_EVEN = 0.6  # ... one pitch apart: the shorter gap at least this part of the longer (a shaken 4's pair is not)
+BAR_THREE = 1  # ... on this many of the two bars at least: a 6's middle pips may sink into one bar's ridge
+# (byler-d6 112710's dark die, red pips, on the hue map), while a shaken 4's pairs show three maxima on neither
 BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SPOTS, so the hole reader may veto it
 BARS = True  # the bars' read is made (False: for tests)
 BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests),
@@ -860,8 +862,9 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
 
     No other face makes two parallel bars of three pips' length: a 4's columns are two
     pips one pitch and a gap apart, a 5's hold a centre pip between them. A motion-blurred
-    4's pairs run into bars as long as a 6's, so each bar must also show three maxima one
-    pip pitch apart on a finer map (BAR_EVEN).
+    4's pairs run into bars as long as a 6's, so a bar must also show three maxima one
+    pip pitch apart on a finer map (BAR_EVEN): BAR_THREE of the two, as a 6's middle pip
+    may sink into its bar's ridge on one column (the hue of a dark die's red pips).
     """
     maps = made.get((id(face), side))
     if maps is None or not face.any():
@@ -895,6 +898,7 @@ def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: fl
         return None
     fine = _fine(contrast, side)
     bars = []
+    three = 0  # bars showing three even maxima
     for i in order[:2]:
         ys, xs = np.nonzero(labels == i)
         if len(xs) < 3:
@@ -906,9 +910,10 @@ def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: fl
                 and length >= BAR_FLAT * width):
             return None
         u, v = evec[:, 1], evec[:, 0]
-        if not _three_even(fine, c, u, v, length, width):
-            return None
+        three += _three_even(fine, c, u, v, length, width)
         bars.append((c, u, length))
+    if three < BAR_THREE:
+        return None
     (c1, u1, _), (c2, u2, _) = bars
     if abs(float(u1 @ u2)) < np.cos(np.radians(BAR_PARALLEL)):
         return None

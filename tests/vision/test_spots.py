@@ -522,3 +522,14 @@ def test_a_four_whose_sides_hold_pips_midway_is_not_read_as_a_four(dice_sets, mo
     assert _values_near(dice_sets, name, centre, change) == [6]
     monkeypatch.setattr(spots, "SIDES_6", 99.0)
     assert _values_near(dice_sets, name, centre, change) == [4]
+
+
+def test_a_six_whose_middle_pip_sank_into_one_bar_is_read(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112710: a dark die with red pips, its columns run into two bars on the hue
+    # map; one bar shows its three pips as three maxima on the finer map, the other its two
+    # ends only (the middle pip sunk into the ridge): one bar of three is enough (BAR_THREE)
+    assert _values_near(dice_sets, "IMG_20191208_112710.jpg", (423, 318)) == [6]
+    monkeypatch.setattr(spots, "BAR_THREE", 2)
+    assert _values_near(dice_sets, "IMG_20191208_112710.jpg", (423, 318)) == []
