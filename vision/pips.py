@@ -152,9 +152,10 @@ REST_SIDE = 0.5
 # one, with its shadow, is a blob of as many areas as a heap: the core cut it in two)
 AREA_APART = 0.7
 # a die read from a part with the wall's foot cut off (bodies.without_strips) shows at least
-STRIP_VALUE = 2
-PAIR_END_LEAST = 3  # see read_frame: what a long part's end read from above shows at least,
+STRIP_VALUE = 2  # pips
+PAIR_END_LEAST = 3  # see _read_frame: what a long part's end read from above shows at least,
 PAIR_END_APART = 1.0  # and how far (die edges) it lies from every die read
+TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -379,12 +380,14 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for p in oblique if down else []:
         if any(p is c for c in cabled) or _holds_read(p, dice, s):
             continue
-        (_, _), (w, h), angle = p.rect
-        a = math.radians(angle) if w >= h else math.radians(angle + 90.0)
-        along = max(w, h)
+        (_, _), (rw, rh), angle = p.rect
+        a = math.radians(angle) if rw >= rh else math.radians(angle + 90.0)
+        along = max(rw, rh)
         for sign in (1.0, -1.0):
             q = _end_rect(p, (math.cos(a), math.sin(a)), along, sign, (die, die), math.degrees(a),
                           min(1.0, die / along))
+            if _cut_by_view(q, work.shape, edges):
+                continue
             result = _read_blob(frame_bgr, q, s, die)
             if (isinstance(result, Die) and result.value >= PAIR_END_LEAST
                     and _apart(result, dice, PAIR_END_APART * die / s)):
@@ -395,7 +398,9 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         if _cut_by_view(sq, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, sq, s, die)
-        if isinstance(result, Die):
+        # TWICE die edges from every die read: a part read by its strip or its ends above
+        # stays in its blob's leftover, and a core there would read its die again
+        if isinstance(result, Die) and _apart(result, dice, TWICE * die / s):
             # its middle only: a pale neighbour's pips beside it are still pip seeds
             claimed.append(_core_claim(sq, die))
             dice.append(result)

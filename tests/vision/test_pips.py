@@ -1060,3 +1060,20 @@ def test_a_cables_long_part_is_not_read_at_its_ends(dice_sets, monkeypatch):
     tail is not read at its ends; PAIR_END_LEAST 3 alone does not keep it out."""
     image, frame = _changed(dice_sets, "penlington-wood", "five_38.jpg", "noise8")
     assert read_frame(frame).values == image.values
+
+
+@pytest.mark.parametrize("file,change", [("IMG_20191208_112353.jpg", "scale0.8"), ("IMG_20191208_111304.jpg", "dark0.6")])
+def test_a_die_read_by_a_long_parts_end_is_not_read_again_by_a_core(dice_sets, monkeypatch, file, change):
+    """byler-d6: a long part read at its ends (or with its strip cut off) stays in its
+    blob's leftover; a core placed there read the same 4 a second time (0.01 and 0.12 die
+    edges apart). A core square's die counts TWICE die edges from every die read."""
+    import vision.pips as pips
+
+    def twice(reading):
+        d = [x.box[0] for x in reading.dice]
+        return [(a, b) for i, a in enumerate(d) for b in d[i + 1:] if math.dist(a, b) < 0.3 * reading.die_size_px]
+
+    _, frame = _changed(dice_sets, "byler-d6", file, change)
+    assert twice(read_frame(frame)) == []
+    monkeypatch.setattr(pips, "TWICE", 0.0)
+    assert twice(read_frame(frame)) != []
