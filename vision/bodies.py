@@ -282,7 +282,8 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
     return _typical_side(sides, tie)
 
 
-def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob] | None = None) -> list[Blob]:
+def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob] | None = None,
+                   in_view: bool = True) -> list[Blob]:
     """A blob of dice run together, cut into one part a die around each die's core.
 
     Each die keeps a core far from the blob's outline (its inscribed circle, radius about
@@ -313,9 +314,10 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
     if not seeds:
         return []
     owner, tails = _owners(sub, dt, seeds, die)
-    # a blob with no tail is a heap, not a thing with a cable: unless it runs out of view
-    # (then its area counts only its part in view) it holds as many dice as its area says
-    in_view = x > 0 and y > 0 and x + w < mask.shape[1] and y + h < mask.shape[0]
+    # a blob with no tail is a heap, not a thing with a cable: unless it runs out of the
+    # camera's view (in_view False: its area counts only its part in view; the caller knows
+    # which edges are the camera's, a region's edge is the tray wall) it holds as many dice
+    # as its area says
     more = _more_cores(dt, seeds, die, blob.area) if tails is None and in_view else []
     if more:
         seeds = seeds + more

@@ -257,7 +257,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         vague: list[np.ndarray] = []  # its unclear parts (a re-roll is asked there already)
         n_read = 0
         parts = [q for p in parts
-                 for q in (split_at_cores(p, mask, die, by_tail) if p.area > SEVERAL * die * die else [p])]
+                 for q in (split_at_cores(p, mask, die, by_tail, not _cut_by_view(p, work.shape, edges))
+                           if p.area > SEVERAL * die * die else [p])]
         # a part by a tail (a cable) is as likely the thing the cable ends in (its plug, a
         # label on it): it counts only when a die's shape and size and read as a die
         n_parts = len(parts)
