@@ -542,11 +542,13 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             err = e
         if k in TILT_HELD and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
+        if not _pip_shaped(sel, smooth, inside, side, contrast):
+            continue
+        # after every other check: the note vetoes the hole reader's 6 (vision.face), and a
+        # candidate refused anyway must not veto a real 6 there
         if k == 6 and _side_row(pts, contrast, face, side):
             if notes is not None:
                 notes.add(SIDE_ROW)
-            continue
-        if not _pip_shaped(sel, smooth, inside, side, contrast):
             continue
         score = bound - err
         if beyond:
