@@ -241,6 +241,15 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     by_area: list[Die] = []  # dice read from a part around a core the blob's area called for
     # blobs that read a die, its read faces and its unclear parts' outlines
     rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
+
+    def take(result: Die, claim: np.ndarray | None = None, side: float | None = None) -> None:
+        """Keep a die read, with what it claims from the pip seeds and its die edge (frame
+        pixels; a die edge when read from a square or an end, not a part of its own)."""
+        if claim is not None:
+            claimed.append(claim)
+        dice.append(result)
+        sides.append(die / s if side is None else side)
+
     for blob in cands:
         if blob.area < MIN_AREA * die * die:
             continue
@@ -293,8 +302,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                     small.append(result)
                 if part.by_area:
                     by_area.append(result)
-                dice.append(result)
-                sides.append(part.side / s)
+                take(result, side=part.side / s)
                 # where the face read lies in its part, in die edges: an oblique die's top face
                 # lies off its part's centre, on the side away from the camera
                 lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
@@ -314,17 +322,14 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for part, end in _top_ends(oblique, lean):
         result = _read_blob(frame_bgr, end, s, die)
         if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
-            claimed.append(part.contour)
-            dice.append(result)
-            sides.append(die / s)
+            take(result, part.contour)
     # die-like parts that read unclear in a view that leans clearly: a whole die, top face
     # and the side face turned to the camera; the top face is the end the read faces lean to
     for part, end, u in _tilted_ends(unclear, lean):
         result = _read_blob(frame_bgr, end, s, die)
         if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
             unreadable = [x for x in unreadable if x is not u]
-            dice.append(result)
-            sides.append(die / s)
+            take(result)
     # die-like parts still unclear where the view may be oblique (its read faces lean, or
     # too few were read to tell: a lone die): the top face is the larger face, so most of
     # the part's ends read it. A view from straight above shows faces square on: their
@@ -336,15 +341,12 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 result = _ends_agree(frame_bgr, part, s, die)
                 if result is not None:
                     unreadable = [x for x in unreadable if x is not u]
-                    dice.append(result)
-                    sides.append(die / s)
+                    take(result)
         # so are oblique dice's parts that read as nothing when no lean told their top end
         for part in oblique if tilt is None else ():
             result = _ends_agree(frame_bgr, part, s, die)
             if result is not None:
-                claimed.append(part.contour)
-                dice.append(result)
-                sides.append(die / s)
+                take(result, part.contour)
     # what blobs of dice keep beyond their read parts, then ragged parts that read as
     # nothing: a die there is a square around the deepest point
     cores = [c for m, at in left for c in _deepest(m, at, die, LEFT_MOST)]
@@ -369,9 +371,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 continue
             result = _read_blob(frame_bgr, q, s, die)
             if isinstance(result, Die) and result.value >= STRIP_VALUE:
-                claimed.append(q.contour)
-                dice.append(result)
-                sides.append(die / s)
+                take(result, q.contour)
     # long parts still unread in a view from straight above: two dice side by side, cut as
     # one at a raised level; a die-sized square at each end of the long axis is one of them
     # when it shows PAIR_END_LEAST or more (a 4's half is a 2; a 1 is what a plug's hole
@@ -381,20 +381,16 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for p in oblique if down else []:
         if any(p is c for c in cabled) or _holds_read(p, dice, s):
             continue
-        (_, _), (rw, rh), angle = p.rect
-        a = math.radians(angle) if rw >= rh else math.radians(angle + 90.0)
-        along = max(rw, rh)
+        ax, ay, along = _long_axis(p.rect)
         for sign in (1.0, -1.0):
-            q = _end_rect(p, (math.cos(a), math.sin(a)), along, sign, (die, die), math.degrees(a),
+            q = _end_rect(p, (ax, ay), along, sign, (die, die), math.degrees(math.atan2(ay, ax)),
                           min(1.0, die / along))
             if _cut_by_view(q, work.shape, edges):
                 continue
             result = _read_blob(frame_bgr, q, s, die)
             if (isinstance(result, Die) and result.value >= PAIR_END_LEAST
                     and _apart(result, dice, PAIR_END_APART * die / s)):
-                claimed.append(q.contour)
-                dice.append(result)
-                sides.append(die / s)
+                take(result, q.contour)
     for sq, p in zip(_squares(work, cores, die), whose):
         if _cut_by_view(sq, work.shape, edges):
             continue
@@ -403,14 +399,11 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         # stays in its blob's leftover, and a core there would read its die again
         if isinstance(result, Die) and _apart(result, dice, TWICE * die / s):
             # its middle only: a pale neighbour's pips beside it are still pip seeds
-            claimed.append(_core_claim(sq, die))
-            dice.append(result)
-            sides.append(die / s)
+            take(result, _core_claim(sq, die))
             # its face is one of its blob's read faces; a ragged part of two dice that read
             # one here may hold the other beside it
             face = _face(result, s)
-            at = (result.box[0][0] * s, result.box[0][1] * s)
-            into = [fs for b, fs, _ in rest if cv2.pointPolygonTest(b.contour, at, False) >= 0]
+            into = [fs for b, fs, _ in rest if _in_part(b, result, s)]
             for fs in into:
                 fs.append(face)
             if not into and p is not None and p.area > REST_BLOB * die * die:
@@ -422,9 +415,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             continue
         result = _read_blob(frame_bgr, sq, s, die)
         if isinstance(result, Die) and result.value >= REST_LEAST and _apart(result, dice, REST_APART * die / s):
-            claimed.append(_core_claim(sq, die))
-            dice.append(result)
-            sides.append(die / s)
+            take(result, _core_claim(sq, die))
             # the die read where a re-roll was asked for one die is that die (an unclear
             # part of two stays: the pairs' rule below tells when both were read)
             unreadable = [u for u in unreadable if any(u is x for _, x in pairs) or not _on_unclear(result, [u])]
@@ -436,12 +427,10 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             continue
         result = _read_blob(frame_bgr, blob, s, die)
         if isinstance(result, Die):
-            dice.append(result)
-            sides.append(die / s)
+            take(result)
     # an unclear part that two seeded dice lie in was those two dice
     for part, u in pairs:
-        if sum(cv2.pointPolygonTest(part.contour, (d.box[0][0] * s, d.box[0][1] * s), False) >= 0
-               for d in dice) >= 2:
+        if sum(_in_part(part, d, s) for d in dice) >= 2:
             unreadable = [x for x in unreadable if x is not u]
     # a lone blob smaller than a die that read as one within NEAR die edges of another die
     # read is that die's side face (a pale die's side shows its pips, its outline not):
@@ -505,9 +494,14 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
 
 
+def _in_part(part: Blob, read: Die, s: float) -> bool:
+    """Does a read die's face centre (frame pixels) lie in the part (working pixels)?"""
+    return cv2.pointPolygonTest(part.contour, (read.box[0][0] * s, read.box[0][1] * s), False) >= 0
+
+
 def _holds_read(part: Blob, dice: list[Die], s: float) -> bool:
-    """Does a read die's face centre lie in the part (working pixels; dice in frame pixels)?"""
-    return any(cv2.pointPolygonTest(part.contour, (d.box[0][0] * s, d.box[0][1] * s), False) >= 0 for d in dice)
+    """Has a die been read in the part already (so it is not searched again)?"""
+    return any(_in_part(part, d, s) for d in dice)
 
 
 def _core_claim(sq: Blob, die: float) -> np.ndarray:
@@ -660,6 +654,14 @@ def _body(dist: np.ndarray, face: np.ndarray) -> float:
     return float(np.median(d)) if d.size else 0.0
 
 
+def _long_axis(rect: RotatedRect) -> tuple[float, float, float]:
+    """The unit vector along a rect's longer side, and that side's length (minAreaRect's
+    angle is its first side's, the longer or not)."""
+    (_, _), (w, h), angle = rect
+    a = math.radians(angle)
+    return (math.cos(a), math.sin(a), w) if w >= h else (-math.sin(a), math.cos(a), h)
+
+
 def _oblique(blob: Blob, die: float) -> bool:
     """Could the blob be one die seen obliquely: a die's area, long, no narrower than a die?"""
     (_, _), (w, h), _ = blob.rect
@@ -683,8 +685,7 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
     out = []
     for blob in parts:
         (_, _), (w, h), angle = blob.rect
-        a = math.radians(angle)
-        ax, ay = (math.cos(a), math.sin(a)) if w >= h else (-math.sin(a), math.cos(a))
+        ax, ay, _ = _long_axis(blob.rect)
         dot = (ax * vx + ay * vy) / norm
         if abs(dot) < LEAN_COS:
             continue
