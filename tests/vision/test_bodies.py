@@ -123,18 +123,11 @@ def test_three_dice_heaped_in_an_l_are_each_read(dice_sets, monkeypatch):
     image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191208_111304.jpg")
     frame = cv2.imread(str(image.path))
     boxes = image.boxes(*frame.shape[1::-1])
-    heap = [j for j, b in enumerate(boxes) if (int(b.xc), int(b.yc)) in ((289, 235), (272, 264), (303, 263))]
+    heap = [(289, 235), (272, 264), (303, 263)]
 
-    def read_in_heap() -> list[int]:
-        """The values read whose nearest labelled box is one of the heap's (as the bench scores)."""
-        dice = read_frame(frame).dice
-        near = [min(range(len(boxes)), key=lambda j: (boxes[j].xc - d.box[0][0]) ** 2 + (boxes[j].yc - d.box[0][1]) ** 2)
-                for d in dice]
-        return sorted(d.value for d, j in zip(dice, near) if j in heap)
-
-    assert read_in_heap() == sorted(boxes[j].value for j in heap) == [1, 1, 4]
+    assert _read_near(frame, boxes, heap) == sorted(b.value for b in boxes if (int(b.xc), int(b.yc)) in heap) == [1, 1, 4]
     monkeypatch.setattr(bodies, "MORE_LEAST", 1e9)
-    assert read_in_heap() == [4]
+    assert _read_near(frame, boxes, heap) == [4]
 
 
 def test_a_cables_loop_running_out_of_view_is_no_heap(dice_sets):
