@@ -96,7 +96,8 @@ def test_a_coarse_reading_at_the_fine_die_size_counts_for_the_dice_left_unclear(
     is cut, into unclear pieces. The coarse reading's die size is about the fine one's
     (1.0-1.3 times, under COARSE_GROW), and it reads no more dice than the fine reading
     asked re-rolls for (COARSE_SAME): it counts, and each die it reads is a labelled one
-    with its value. Without that (COARSE_SAME as high as COARSE_GROW) nothing reads."""
+    with its value. Without that (COARSE_SAME as high as COARSE_GROW) nothing reads (with
+    the fine reading's ends up the picture off too: they read dice_11's two 1s)."""
     import vision.pips as pips
 
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
@@ -110,6 +111,7 @@ def test_a_coarse_reading_at_the_fine_die_size_counts_for_the_dice_left_unclear(
     if file != "dice_37.jpg":
         assert reading.values == image.values
     monkeypatch.setattr(pips, "COARSE_SAME", pips.COARSE_GROW)
+    monkeypatch.setattr(pips, "UP_LEAST", 99)
     assert read_frame(frame).dice == ()
 
 

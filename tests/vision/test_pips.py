@@ -1077,3 +1077,29 @@ def test_a_die_read_by_a_long_parts_end_is_not_read_again_by_a_core(dice_sets, m
     assert twice(read_frame(frame)) == []
     monkeypatch.setattr(pips, "TWICE", 0.0)
     assert twice(read_frame(frame)) != []
+
+
+def test_oblique_dice_with_no_face_read_are_read_at_their_ends_up_the_picture(dice_sets, monkeypatch):
+    """penlington-wood dice_42: five pale 1s seen so obliquely that every side face looks as
+    big as the top; no face reads whole, so no lean tells the top ends. Their parts' ends up
+    the picture (the table's far side) read three 1s; the side face the pip seeds read as a
+    5 is claimed by its part. With the rule off (UP_LEAST out of reach) only that 5 reads."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "dice_42.jpg")
+    frame = cv2.imread(str(image.path))
+    assert read_frame(frame).values == (1, 1, 1)
+    monkeypatch.setattr(pips, "UP_LEAST", 99)
+    assert read_frame(frame).values == (5,)
+
+
+def test_a_single_part_read_up_the_picture_is_not_enough(dice_sets, monkeypatch):
+    """penlington-wood dice_27 under scale0.8 reads its two oblique 1s up the picture; one
+    part's end alone (a cable's plug, a keyboard's key) does not count: with UP_LEAST 3 the
+    two are not read."""
+    import vision.pips as pips
+
+    image, frame = _changed(dice_sets, "penlington-wood", "dice_27.jpg", "scale0.8")
+    ones = read_frame(frame).values.count(1)
+    monkeypatch.setattr(pips, "UP_LEAST", 3)
+    assert read_frame(frame).values.count(1) == ones - 2
