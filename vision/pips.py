@@ -71,6 +71,10 @@ ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 LEAN = 0.1
 LEAN_COS = 0.7
 TOP_END = 0.5
+# a part at most SQUAREISH as long as it is wide (a die's top and side faces in a ragged
+# blob, its rect's long side set by a corner) has its top face along whichever axis lies
+# along the lean
+SQUAREISH = 1.25
 # a die-like part of at most PAIR die areas still unclear after that, or an oblique die's
 # part that read as nothing with no lean to tell its top end, in a view that leans (over
 # LEAN) or has under VIEW_FACES read faces to tell (a lone die; one face's offset may be
@@ -689,7 +693,9 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
     top face lies at the end of the die's blob away from the camera, the same way for every
     die in the frame, so the read dice show which end it is. No lean, or a part lying
     across it: no end (nothing is guessed; its end along the lean's own axis, as
-    _tilted_ends takes it, read 1s off cables and plugs as often as dice).
+    _tilted_ends takes it, read 1s off cables and plugs as often as dice), unless the part
+    is nearly as wide as long (SQUAREISH) and its short axis lies along the lean: then its
+    end that way (penlington-wood dice_46's 1 over a 4: a ragged part 95 x 80 px).
     """
     at = _frame_lean(lean, LEAN) if parts else None
     if at is None:
@@ -700,9 +706,15 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
         (_, _), (w, h), angle = blob.rect
         ax, ay, _ = _long_axis(blob.rect)
         dot = (ax * vx + ay * vy) / norm
-        if abs(dot) < LEAN_COS:
-            continue
         long, short = max(w, h), min(w, h)
+        if abs(dot) < LEAN_COS:
+            # a ragged part nearly as wide as long: its short axis may be the one along the lean
+            bx, by = -ay, ax
+            dot = (bx * vx + by * vy) / norm
+            if abs(dot) >= LEAN_COS and long <= SQUAREISH * short:
+                out.append((blob, _end_rect(blob, (bx, by), short, dot, (short * TOP_END, long),
+                                            math.degrees(math.atan2(by, bx)))))
+            continue
         size = (long * TOP_END, short) if w >= h else (short, long * TOP_END)
         out.append((blob, _end_rect(blob, (ax, ay), long, dot, size, angle)))
     return out
