@@ -64,6 +64,11 @@ CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its w
 TWIN_6 = MIN_APART  # a peak this near (face sides) a stronger one is the same pip, for a 6 (no two pips lie nearer)
 BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
+TWIN_LEAST = 3  # for a face of this many pips or more (below 6), a peak on a chosen pip's own spot, TWIN_6 from its
+# peak, is that pip again when the other pips are round (_rest_past_twins): a glare streak across one pip splits it in
+# two peaks. From 2 up, 3s read as 2s;
+TWIN_ROUND = BLOB_ROUND  # ... the other chosen pips at most this long over their width (without: penlington-wood
+# two_6's side face, a row of flat pips with a twin, read as a 3)
 SMALL_6 = 6.0  # a 6's smallest pip: at least 1/6 of its biggest's area (other faces: 1/4)
 SECOND_6 = 2.5  # ... and its second smallest at least 1/2.5 of the biggest
 OWN_LEVEL = (5,)  # pips whose areas at one level disagree are measured each at its own contrast for these counts
@@ -513,6 +518,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         else:
             pts = top[:k]
             rest, beyond = (src[k][2] if k < len(src) else 0.0), False
+            if TWIN_LEAST <= k < len(src):
+                rest = _rest_past_twins(src, k, pts, side, contrast, face)
         bound = 1.0 - rest / max(1e-3, weakest)  # the score with a perfect layout
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
@@ -715,6 +722,50 @@ def _f32(x: float) -> float:
 
 
 _F32 = {x: _f32(x) for x in (MAX_EXTENT, MIN_APART, TWO_EXTENT)}  # layout_error's first bounds
+
+
+def _rest_past_twins(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray, side: float,
+                     contrast: np.ndarray, face: np.ndarray) -> float:
+    """The contrast of the strongest peak after the k chosen that is no second peak of a chosen pip.
+
+    A glare streak or a glossy highlight across one pip splits its spot into two peaks; the
+    second then stands as the next peak, as strong as the pip, and the face reads as unsure
+    as if a pip of a bigger face were there (byler-d6 100026's black 4, 111904's 3). Such a
+    twin lies on the chosen pip's own spot (at half its contrast) and nearer than two pips
+    of a face ever lie (TWIN_6). Only when the other chosen pips are round (TWIN_ROUND): a
+    side face's row of flat pips shows twins too (penlington-wood two_6).
+    """
+    twin_of = set()
+    rest = 0.0
+    for t in peaks[k:]:
+        d = np.hypot(pts[:, 0] - t[0], pts[:, 1] - t[1])
+        j = int(np.argmin(d))
+        if float(d[j]) < TWIN_6 * side and _same_spot(pts[j], t, contrast, face, side):
+            twin_of.add(j)
+            continue
+        rest = t[2]
+        break
+    if not twin_of:
+        return peaks[k][2]
+    for j in range(k):
+        if j not in twin_of:
+            shape = _spot_shape((float(pts[j][0]), float(pts[j][1]), 0.0), contrast, face, side)
+            if shape is None or shape[1] > TWIN_ROUND:
+                return peaks[k][2]
+    return rest
+
+
+def _same_spot(p: np.ndarray, t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray,
+               side: float) -> bool:
+    """Does the peak t lie on the spot of the pip at p (4-connected, above half its contrast, on the face)?"""
+    x, y, r = int(p[0]), int(p[1]), max(3, int(round(0.3 * side)))
+    x0, y0 = max(0, x - r), max(0, y - r)
+    m = ((contrast[y0:y + r + 1, x0:x + r + 1] > 0.5 * contrast[y, x]) & face[y0:y + r + 1, x0:x + r + 1]).astype(np.uint8)
+    tx, ty = int(t[0]) - x0, int(t[1]) - y0
+    if not m[y - y0, x - x0] or not (0 <= ty < m.shape[0] and 0 <= tx < m.shape[1]):
+        return False
+    cv2.floodFill(m, None, (x - x0, y - y0), 2, flags=4)
+    return bool(m[ty, tx] == 2)
 
 
 def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side: float) -> tuple[float, bool]:

@@ -534,3 +534,27 @@ def test_a_six_whose_middle_pip_sank_into_one_bar_is_read(dice_sets, monkeypatch
     assert _values_near(dice_sets, "IMG_20191208_112710.jpg", (423, 318)) == [6]
     monkeypatch.setattr(spots, "BAR_THREE", 2)
     assert _values_near(dice_sets, "IMG_20191208_112710.jpg", (423, 318)) == []
+
+
+@pytest.mark.parametrize("name,centre,value", [("IMG_20191208_111904.jpg", (409, 339), 3),
+                                               ("IMG_20191209_100026.jpg", (275, 194), 4)])
+def test_a_pips_twin_peak_is_that_pip_again(dice_sets, monkeypatch, name, centre, value):
+    from vision import spots
+
+    # byler-d6: a glare streak splits one pip of a gold 3 / a black 4 into two peaks on its
+    # own spot; the second stood as the next peak, as strong as the pips, and the face read
+    # as unsure as if a bigger face's pip were there (_rest_past_twins)
+    assert _values_near(dice_sets, name, centre) == [value]
+    monkeypatch.setattr(spots, "TWIN_LEAST", 99)
+    assert _values_near(dice_sets, name, centre) == []
+
+
+def test_a_side_faces_flat_row_with_a_twin_is_no_three(dice_sets, monkeypatch):
+    from vision import spots
+
+    # penlington-wood two_6: a white 2 seen obliquely, its side face's three flat pips in a row,
+    # one of them split in two peaks; the other two are not round, so the twin still counts
+    # against that row and no 3 is read off the side face (TWIN_ROUND)
+    assert sorted(v for v, _ in _pw_values(dice_sets, "two_6.jpg")) == [2]
+    monkeypatch.setattr(spots, "TWIN_ROUND", 99.0)
+    assert sorted(v for v, _ in _pw_values(dice_sets, "two_6.jpg")) == [3]
