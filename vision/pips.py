@@ -91,7 +91,8 @@ VIEW_FACES = 2
 TILTED = 0.2
 TILT_COS = 0.9
 LEAN_ACROSS = 0.8
-# a 2 read at a top-face end (either rule above) whose face centre lies over TWO_NEAR die
+# a 2 read at a top-face end (either rule above), or on a whole oblique part (measured
+# from its top end), whose face centre lies over TWO_NEAR die
 # edges from the end's centre toward the camera (the part's centre) is the top face's 1
 # and the nearest pip of the side face below it, not a 2 (penlington-wood dice_27 0.19; the
 # right 2s read so lie within 0.06, 0.12 under dark0.6 (two_28); false ones 0.16-0.3, one
@@ -240,6 +241,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     oblique: list[Blob] = []
     lean: list[tuple[float, float]] = []
     ragged: list[Blob] = []
+    twos: list[tuple[Blob, Die]] = []  # 2s read on whole oblique-shaped parts
     cabled: list[Blob] = []  # long parts of a blob with a tail (a cable's)
     unclear: list[tuple[Blob, Unreadable]] = []
     left: list[tuple[np.ndarray, tuple[int, int]]] = []
@@ -311,6 +313,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 if part.by_area:
                     by_area.append(result)
                 take(result, side=part.side / s)
+                if result.value == 2 and _oblique(part, die):
+                    twos.append((part, result))
                 # where the face read lies in its part, in die edges: an oblique die's top face
                 # lies off its part's centre, on the side away from the camera
                 lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
@@ -327,6 +331,17 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             rest.append((blob, faces, vague))
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
+    # a 2 read on a whole oblique part whose face lies off its top end toward the camera
+    # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
+    # end reads instead, when that is a die other than a 2 (else the 2 stays)
+    for part, two in twos:
+        for _, end in _top_ends([part], lean):
+            if not _one_and_side_pip(two, part, end, s, die):
+                continue
+            result = _read_blob(frame_bgr, end, s, die)
+            if isinstance(result, Die) and result.value != 2:
+                dice, sides = _kept(dice, sides, [d is not two for d in dice])
+                take(result)
     for part, end in _top_ends(oblique, lean):
         result = _read_blob(frame_bgr, end, s, die)
         if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):

@@ -1120,3 +1120,16 @@ def test_a_nearly_square_oblique_part_is_read_along_its_axis_nearer_the_lean(dic
     assert read_frame(frame).values == image.values
     monkeypatch.setattr(pips, "SQUAREISH", 1.0)
     assert [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])] == []
+
+
+def test_a_2_read_on_a_whole_oblique_part_nearer_the_camera_is_a_1_and_a_side_pip(dice_sets, monkeypatch):
+    """penlington-wood dice_25: a 1 seen obliquely, its side face's nearest pip below it; the
+    whole part (95 x 70 px) reads the pair as a 2, its face centred off the part's top end
+    toward the camera. Its top end reads the 1. With TWO_NEAR out of reach the 2 is read."""
+    import vision.pips as pips
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "dice_25.jpg")
+    frame = cv2.imread(str(image.path))
+    assert read_frame(frame).values == image.values == (1, 1, 1)
+    monkeypatch.setattr(pips, "TWO_NEAR", 99.0)
+    assert read_frame(frame).values == (1, 1, 2)
