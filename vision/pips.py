@@ -329,8 +329,6 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             left.append(_leftover(blob, held, mask))
         if n_read and REST_BLOB * die * die < blob.area <= MAX_DICE * die * die:
             rest.append((blob, faces, vague))
-    # oblique dice whose two faces together did not read: the top face is the end of the
-    # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
     # end reads instead, when that is a die other than a 2 (else the 2 stays)
@@ -342,6 +340,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             if isinstance(result, Die) and result.value != 2:
                 dice, sides = _kept(dice, sides, [d is not two for d in dice])
                 take(result)
+    # oblique dice whose two faces together did not read: the top face is the end of the
+    # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
         result = _read_blob(frame_bgr, end, s, die)
         if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
