@@ -164,6 +164,12 @@ PAIR_END_APART = 1.0  # and how far (die edges) it lies from every die read
 # the picture (image x, y) when UP_LEAST of their parts read there (_up_ends)
 UP = (0.0, -1.0)
 UP_LEAST = 2
+# an unclear part whose long side is over LOOSE die edges, in a view from straight above,
+# is read again as a die's square around its deepest point (byler-d6: a die with its
+# shadow, or with a touching neighbour's rim, in one part; at 1.2 a 3 read as 2 twice)
+# when it shows LOOSE_LEAST or more (a 1 is one dark spot: a cable label's print, a plug)
+LOOSE = 1.3
+LOOSE_LEAST = 2
 TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
@@ -440,6 +446,17 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 fs.append(face)
             if not into and p is not None and p.area > REST_BLOB * die * die:
                 rest.append((p, [face], []))
+    # unclear parts wider than a die in a view from straight above: a die with its shadow or
+    # a neighbour's rim, whose crop was the whole part; a die's square at its deepest point
+    # is the die when it shows LOOSE_LEAST or more (its re-roll is dropped)
+    for p, u in unclear if down else ():
+        if max(p.rect[1]) <= LOOSE * die or not any(x is u for x in unreadable):
+            continue
+        for sq in _squares(work, _deepest(*p.filled(1), die, 1), die):
+            result = _read_blob(frame_bgr, sq, s, die)
+            if isinstance(result, Die) and result.value >= LOOSE_LEAST and _apart(result, dice, TWICE * die / s):
+                unreadable = [x for x in unreadable if x is not u]
+                take(result, _core_claim(sq, die))
     # a die touching one that read, its body not cut from it (a pale die by a dark one:
     # only its rim joins the blob): one die edge on from the read face, toward what is left
     for sq in _neighbours(work, mask, dist, rest, die, tilt):

@@ -752,13 +752,15 @@ def test_one_read_face_does_not_tell_a_straight_down_view(dice_sets, monkeypatch
     """penlington-wood six_20: two 6s, one read; the other, seen obliquely, reads unclear.
     The one read face sits on its part's centre (lean 0.03), which alone says little of
     the view (a face's part may hold its shadow): under VIEW_FACES read faces the view may
-    be oblique and the unclear part is read at its ends."""
+    be oblique and the unclear part is read at its ends. (Taken for a view from straight
+    above, its part, over LOOSE die edges long, is read at its deepest point: LOOSE off.)"""
     import vision.pips as pips
 
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "six_20.jpg")
     frame = cv2.imread(str(image.path))
     assert read_frame(frame).values == (6, 6)
     monkeypatch.setattr(pips, "VIEW_FACES", 1)
+    monkeypatch.setattr(pips, "LOOSE", 99.0)
     assert read_frame(frame).values == (6,)
 
 
@@ -1133,3 +1135,30 @@ def test_a_2_read_on_a_whole_oblique_part_nearer_the_camera_is_a_1_and_a_side_pi
     assert read_frame(frame).values == image.values == (1, 1, 1)
     monkeypatch.setattr(pips, "TWO_NEAR", 99.0)
     assert read_frame(frame).values == (1, 1, 2)
+
+
+@pytest.mark.parametrize("file,at,value", [("IMG_20191208_112826.jpg", (102, 270), 6),
+                                           ("IMG_20191208_111751.jpg", (279, 362), 5)])
+def test_an_unclear_part_wider_than_a_die_is_read_at_its_deepest_point(dice_sets, file, at, value, monkeypatch):
+    """byler-d6, a view from straight above: a die with its shadow (112826's red 6) or a
+    dark translucent die with a neighbour's rim (111751's 5) is one part over LOOSE die
+    edges long, and its crop, the whole part, reads unclear. A die's square around the
+    part's deepest point reads the die. With LOOSE out of reach it stays a re-roll."""
+    import vision.pips as pips
+
+    box, read = _byler_box(dice_sets, file, at)
+    assert read() == [value]
+    monkeypatch.setattr(pips, "LOOSE", 99.0)
+    assert read() == []
+
+
+def test_an_unclear_parts_deepest_point_reading_1_is_no_die(dice_sets, monkeypatch):
+    """penlington-wood six_43 under warm: a cable's label by the frame's edge is an unclear
+    part over LOOSE die edges long, and the square at its deepest point reads its print as
+    a 1. A die read so counts only showing LOOSE_LEAST (2) or more."""
+    import vision.pips as pips
+
+    image, frame = _changed(dice_sets, "penlington-wood", "six_43.jpg", "warm")
+    assert read_frame(frame).values == image.values
+    monkeypatch.setattr(pips, "LOOSE_LEAST", 1)
+    assert read_frame(frame).values == (1,) + image.values
