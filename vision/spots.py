@@ -76,6 +76,14 @@ OWN_LEVEL = (5,)  # pips whose areas at one level disagree are measured each at 
 # side face in penlington-wood, and for a 2, 4 or 6 the side faces' spots, small at one level, grow to a pip's size at
 # their own: on byler-d6's even half a 4 with two read as 6, a 1 as 2)
 OWN_HALF = 0.5  # ... at this part of the pip's own contrast
+OWN_LEVEL_HUE = (3, 4, 5)  # ... and for these on a hue map whose pips differ from the body in hue, not paleness (GREY_COS),
+OWN_SURE = 0.5  # ... when they stand clear of the next peak by this much at least (its score with a perfect layout, less
+# the layout's error): red pips on a dark marbled or smoke body, of uneven contrast under its highlights (byler-d6 112342's
+# 4: at one level its weakest pip's spot is 3 px, the strongest's 13). Frame level, 10 conditions: 6 too made 6s of a 4
+# and a neighbour's pips (111316) or of two dice in one blob (111457); 2 made 2s of a 1 and a highlight; without
+# OWN_SURE or GREY_COS, 11 and 7 new wrong reads
+GREY_COS = 0.8  # a hue map's pips differ from the body in paleness when their shift points this near (cosine) the body's
+# own way to grey: white pips on a red die, whose highlights are as pale as its pips (100253's 4 read 5)
 ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else 0.22)
 ONE_ROUND = 1.5  # ... the pip at most this long over its width
 ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
@@ -207,13 +215,13 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
             least = max(least, SURE_ON_BLOB)
     diff = np.subtract(lab, bg, dtype=np.float32)  # lab.astype(np.float32) - bg: whole numbers, exact
     made: dict = {}  # the faces' contrast maps, for both spot scales
-    read, seen, refused = _read_face(diff, face, inner_mask, side, centre, least, pale, SMOOTH, made)
+    read, seen, refused = _read_face(diff, face, inner_mask, side, centre, least, pale, SMOOTH, made, body)
     if read is None and seen >= SHARP_SEEN:
         # a 6's pips lie one pitch apart in their columns, nearer than any other face's: on a
         # softer picture (blur, a small die enlarged, compression) the smoothing runs each
         # column into a bar; a sharper map parts them, and is taken for a 6 only (the bars'
         # ends, its corner pips, are still spots: SHARP_SEEN)
-        sharp, seen_sharp, _ = _read_face(diff, face, inner_mask, side, centre, least, pale, SHARP, made)
+        sharp, seen_sharp, _ = _read_face(diff, face, inner_mask, side, centre, least, pale, SHARP, made, body)
         seen = max(seen, seen_sharp)
         if sharp is not None and sharp[0] == 6:
             read = sharp
@@ -226,16 +234,17 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
         def on_blob() -> SpotRead | None:
             # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
-            other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made)
+            other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made, body=body)
             return other if other is not None and other[0] >= BLOB_LEAST else None
         return SpotsSeen(None, seen, on_blob, no_six=no_six)
     return SpotsSeen(read, seen, no_six=no_six)
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
-               least: float, pale: tuple | None, spot: float, made: dict | None = None) -> tuple[SpotRead | None, int, bool]:
+               least: float, pale: tuple | None, spot: float, made: dict | None = None,
+               body: np.ndarray | None = None) -> tuple[SpotRead | None, int, bool]:
     """_read_maps on the face, and on the blob too when body and surface are alike (pale)."""
-    read, seen, refused = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made)
+    read, seen, refused = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made, body=body)
     if pale is not None:
         # body and surface nearly alike (a white die on a pale table): the patch of body
         # colour is cut by shading and by big dark pips pulling the median down, so the
@@ -243,7 +252,7 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         # (BLOB_ROUND: a side face seen past the blob's edge has flat ones); when both
         # read, they must agree
         # (never refused: its round pips are shorter than a flat 2's, BLOB_ROUND < TWO_FLAT)
-        other, seen_blob, _ = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made)
+        other, seen_blob, _ = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made, body=body)
         seen = max(seen, seen_blob)
         if read is None:
             read = other
@@ -254,19 +263,20 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
 
 def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
                least: float, round_pips: bool = False, spot: float = SMOOTH,
-               made: dict | None = None) -> tuple[SpotRead | None, int, bool]:
+               made: dict | None = None, body: np.ndarray | None = None) -> tuple[SpotRead | None, int, bool]:
     """The face read from the contrast maps of the shift from the body colour (diff) on the face.
 
     round_pips: the read counts only when every pip's spot is round (BLOB_ROUND); spot: the
     spot scale, a part of the face side (SMOOTH, or SHARP); made: the maps already made
-    of this diff (by face and side), which only the spot scale changes. The third item:
-    the face read surely as a 2 of flat spots, refused (_flat_two).
+    of this diff (by face and side), which only the spot scale changes; body: the body's
+    Lab colour (for GREY_COS). The third item: the face read surely as a 2 of flat spots,
+    refused (_flat_two).
     """
     seen = 0
     key = (id(face), side)
     maps = made.get(key) if made is not None else None
     if maps is None:
-        maps = _FaceMaps(diff, face, side)
+        maps = _FaceMaps(diff, face, side, body)
         if made is not None:
             made[key] = maps
     edge_angle, off_face = maps.edge_angle, maps.off_face
@@ -308,7 +318,8 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
             least_pip = max(floor, EVEN * peaks[0][2])
             seen = max(seen, sum(1 for t in peaks if t[2] >= least_pip))
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor,
-                       None if made is None else made.setdefault(NOTES, set()))
+                       None if made is None else made.setdefault(NOTES, set()),
+                       OWN_LEVEL_HUE if maps.off_grey.get(n, False) else OWN_LEVEL)
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
@@ -354,8 +365,11 @@ class _FaceMaps:
     face less its RIM band: n 2, 3), in all of Lab (n 0, 2) or in the hue alone (n 1, 3).
     """
 
-    def __init__(self, diff: np.ndarray, face: np.ndarray, side: float):
+    def __init__(self, diff: np.ndarray, face: np.ndarray, side: float, body: np.ndarray | None = None):
         self.face, self.side = face, side
+        # the body's own way to grey in a and b (Lab's neutral is 128): the shift of its highlights
+        self.to_grey = None if body is None else np.float32(128.0) - body[1:]
+        self.off_grey: dict[int, bool] = {}  # a hue map's pips differ from the body in hue, not paleness (GREY_COS)
         contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         self.edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
         sq = diff * diff
@@ -386,7 +400,11 @@ class _FaceMaps:
             norm = float(np.sqrt(toward.dot(toward)))  # np.linalg.norm's own sum, without its checks
             contrast = None
             if norm >= 1e-3:
-                contrast = np.maximum(0, shift @ (toward / norm))  # float32
+                toward /= norm
+                if gain != 1.0 and self.to_grey is not None:
+                    g = float(np.sqrt(self.to_grey.dot(self.to_grey)))
+                    self.off_grey[n] = g > 1e-3 and float(toward @ self.to_grey) < GREY_COS * g
+                contrast = np.maximum(0, shift @ toward)  # float32
                 if gain != 1.0:
                     contrast *= gain
             self._contrast[n] = contrast
@@ -491,8 +509,12 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
 
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
             side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
-            face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None) -> tuple[float, int, np.ndarray] | None:
+            face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None,
+            own_level: tuple[int, ...] = OWN_LEVEL) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
+
+    own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
+    hue map whose pips differ in hue OWN_LEVEL_HUE, for a face standing clear by OWN_SURE).
 
     A 2 or a 4 must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
     taken for a 2, or glare spots, mostly do not (TILT_HELD). When no face stands out, the strongest
@@ -549,7 +571,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             err = e
         if k in TILT_HELD and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
-        if not _pip_shaped(sel, smooth, inside, side, contrast):
+        if not _pip_shaped(sel, smooth, inside, side, contrast, own_level if bound - err >= OWN_SURE else OWN_LEVEL):
             continue
         # after every other check: the note vetoes the hole reader's 6 (vision.face), and a
         # candidate refused anyway must not veto a real 6 there
@@ -790,10 +812,11 @@ def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side:
 
 
 def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
-                contrast: np.ndarray | None = None) -> bool:
+                contrast: np.ndarray | None = None, own_level: tuple[int, ...] = OWN_LEVEL) -> bool:
     """Each chosen peak is a spot of its own, round and of a pip's size, all of one size.
 
-    contrast: the map smooth was smoothed from, for a 6 whose columns ran into two bars (_shared_spots).
+    contrast: the map smooth was smoothed from, for a 6 whose columns ran into two bars (_shared_spots);
+    own_level: the counts whose spots may agree in size each at its own level, when not at one.
     """
     level = SPOT_LEVEL * sel[-1][2]
     m = ((smooth > level) & inside).astype(np.uint8)
@@ -840,7 +863,7 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
     # a 5's centre pip may stand out from the corner ones in contrast (glare, shade, a soft
     # or compressed picture): at one level for all, the stronger pips' spots are wider than
     # the weaker's though the pips are one size; each at half its own contrast, they agree
-    return len(sel) in OWN_LEVEL and _sizes_agree(_own_areas(sel, smooth, inside, side).tolist())
+    return len(sel) in own_level and _sizes_agree(_own_areas(sel, smooth, inside, side).tolist())
 
 
 def _own_areas(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,

@@ -560,3 +560,25 @@ def test_a_side_faces_flat_row_with_a_twin_is_no_three(dice_sets, monkeypatch):
     assert sorted(v for v, _ in _pw_values(dice_sets, "two_6.jpg")) == [2]
     monkeypatch.setattr(spots, "TWIN_ROUND", 99.0)
     assert sorted(v for v, _ in _pw_values(dice_sets, "two_6.jpg")) == [3]
+
+
+def test_red_pips_of_uneven_contrast_on_a_marbled_body_are_measured_each_at_its_own_level(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112342: a blue/black marbled die with red pips, a 4 that stands clear on the
+    # hue map, but under its highlights one pip's contrast is 0.6 of another's: at one level
+    # its spot is 3 px against 13; each at half its own contrast they are one size (OWN_LEVEL_HUE)
+    assert _values_near(dice_sets, "IMG_20191208_112342.jpg", (435, 206)) == [4]
+    monkeypatch.setattr(spots, "OWN_SURE", 99.0)
+    assert _values_near(dice_sets, "IMG_20191208_112342.jpg", (435, 206)) == []
+
+
+def test_pale_pips_on_a_hue_map_are_not_measured_each_at_its_own_level(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 100253 noised: a red die with white pips; on the hue map its pips and a pale
+    # highlight in the middle shift alike, toward grey (GREY_COS), and at their own levels the
+    # highlight passed for a 5's centre pip
+    assert _values_near(dice_sets, "IMG_20191209_100253.jpg", (427, 237), "noise8") == [4]
+    monkeypatch.setattr(spots, "GREY_COS", 99.0)
+    assert _values_near(dice_sets, "IMG_20191209_100253.jpg", (427, 237), "noise8") == [5]
