@@ -1002,19 +1002,41 @@ def test_pip_seeds_keep_less_clear_of_read_dice_in_a_straight_down_view(dice_set
     assert read_in_box() == []
 
 
-@pytest.mark.parametrize("file", ["IMG_20191208_112353.jpg", "IMG_20191209_095919.jpg", "IMG_20191208_111628.jpg"])
-def test_no_reroll_is_asked_where_a_heaps_area_core_read_its_die(dice_sets, file):
+@pytest.mark.parametrize("file, at", [("IMG_20191208_112353.jpg", (325, 248)), ("IMG_20191209_095919.jpg", (261, 390)),
+                                      ("IMG_20191208_111628.jpg", (478, 153))])
+def test_no_reroll_is_asked_where_a_heaps_area_core_read_its_die(dice_sets, file, at, monkeypatch):
     """byler-d6 heaps: the part around a heap's one core (where three dice meet) reads
-    unclear; the dice the heap's area called cores for (bodies.MORE_LEAST) read, one of
-    them inside that part's box. The re-roll was asked for that die: it is dropped, so no
-    box a re-roll is asked for holds a die read (it held one in each, and no unread
-    labelled die)."""
+    unclear; the die labelled at `at` (a 3, a 4, a 1) gets a core only because the heap's
+    area calls for more (bodies.MORE_LEAST), and reads inside that part's box. The re-roll
+    was asked for that die: it is dropped, so no box a re-roll is asked for holds a die
+    read. With no re-roll dropped for a die read in its box (_on_unclear never true) the
+    re-roll's box holds that die; with MORE_LEAST out of reach as well the die is not read
+    at all (and no re-roll box holds a die again: MORE_LEAST off alone cannot show the drop,
+    so the drop is switched off first)."""
+    import vision.bodies as bodies
+    import vision.pips as pips
+
     image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
-    reading = read_frame(cv2.imread(str(image.path)))
-    for u in reading.unreadable:
-        box = cv2.boxPoints(u.box).astype(np.float32)
-        assert not any(cv2.pointPolygonTest(box, (float(d.box[0][0]), float(d.box[0][1])), False) >= 0
-                       for d in reading.dice), u
+    frame = cv2.imread(str(image.path))
+    boxes = image.boxes(*frame.shape[1::-1])
+    [box] = [b for b in boxes if (int(b.xc), int(b.yc)) == at]
+
+    def read() -> tuple[list[int], list[int]]:
+        """The values read nearest the labelled box (touching dice's boxes overlap: a die is
+        its nearest box's, as scored), and those read inside a re-roll's box."""
+        reading = read_frame(frame)
+        rerolls = [cv2.boxPoints(u.box).astype(np.float32) for u in reading.unreadable]
+        in_reroll = [d.value for r in rerolls for d in reading.dice
+                     if cv2.pointPolygonTest(r, (float(d.box[0][0]), float(d.box[0][1])), False) >= 0]
+        near = [d.value for d in reading.dice
+                if min(boxes, key=lambda b: (b.xc - d.box[0][0]) ** 2 + (b.yc - d.box[0][1]) ** 2) is box]
+        return near, in_reroll
+
+    assert read() == ([box.value], [])
+    monkeypatch.setattr(pips, "_on_unclear", lambda die, unreadable: False)
+    assert read() == ([box.value], [box.value])
+    monkeypatch.setattr(bodies, "MORE_LEAST", 1e9)
+    assert read() == ([], [])
 
 
 @pytest.mark.parametrize("file, at", [("IMG_20191208_111228.jpg", (392, 143)), ("IMG_20191209_100127.jpg", (214, 227)),
