@@ -56,6 +56,7 @@ MAX_TILT = 30.0  # degrees a 2 or a 4 may be turned from the face's edges
 # 30-45 degrees off on real 3s, 5s and 6s; a 2 and a 4 are what two or four pips of a bigger
 # face, or glare, make, and there the tilt check still turns them away)
 TILT_HELD = (2, 4)
+PALE_HELD = (2,)  # ... on a pale die's face (PALE), whose outline (and so its edges) wanders where body and surface meet
 SIDES_6 = 0.6  # a 4 whose two opposite sides hold this part of its weakest pip's contrast midway is left to the other
 # readers (_sides_held): a 6 whose columns ran together. Cached crops, 7 conditions: true 4s at most 0.36 (99 %: byler-d6)
 # and 0.45 (penlington-wood) but a 4 shaken along its columns up to 0.79 (four_50); 6s read as 4s 0.69 (median)
@@ -244,7 +245,9 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
                least: float, pale: tuple | None, spot: float, made: dict | None = None,
                body: np.ndarray | None = None) -> tuple[SpotRead | None, int, bool]:
     """_read_maps on the face, and on the blob too when body and surface are alike (pale)."""
-    read, seen, refused = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made, body=body)
+    held = TILT_HELD if pale is None else PALE_HELD
+    read, seen, refused = _read_maps(diff, face, inner_mask, side, centre, least, spot=spot, made=made, body=body,
+                                     held=held)
     if pale is not None:
         # body and surface nearly alike (a white die on a pale table): the patch of body
         # colour is cut by shading and by big dark pips pulling the median down, so the
@@ -252,7 +255,7 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         # (BLOB_ROUND: a side face seen past the blob's edge has flat ones); when both
         # read, they must agree
         # (never refused: its round pips are shorter than a flat 2's, BLOB_ROUND < TWO_FLAT)
-        other, seen_blob, _ = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made, body=body)
+        other, seen_blob, _ = _read_maps(diff, *pale, round_pips=True, spot=spot, made=made, body=body, held=held)
         seen = max(seen, seen_blob)
         if read is None:
             read = other
@@ -263,7 +266,8 @@ def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
 
 def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
                least: float, round_pips: bool = False, spot: float = SMOOTH,
-               made: dict | None = None, body: np.ndarray | None = None) -> tuple[SpotRead | None, int, bool]:
+               made: dict | None = None, body: np.ndarray | None = None,
+               held: tuple[int, ...] = TILT_HELD) -> tuple[SpotRead | None, int, bool]:
     """The face read from the contrast maps of the shift from the body colour (diff) on the face.
 
     round_pips: the read counts only when every pip's spot is round (BLOB_ROUND); spot: the
@@ -319,7 +323,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
             seen = max(seen, sum(1 for t in peaks if t[2] >= least_pip))
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor,
                        None if made is None else made.setdefault(NOTES, set()),
-                       OWN_LEVEL_HUE if maps.off_grey.get(n, False) else OWN_LEVEL)
+                       OWN_LEVEL_HUE if maps.off_grey.get(n, False) else OWN_LEVEL, held)
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
@@ -510,7 +514,8 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
 def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray,
             side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
             face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None,
-            own_level: tuple[int, ...] = OWN_LEVEL) -> tuple[float, int, np.ndarray] | None:
+            own_level: tuple[int, ...] = OWN_LEVEL,
+            held: tuple[int, ...] = TILT_HELD) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
@@ -569,7 +574,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if e is None:
                 continue
             err = e
-        if k in TILT_HELD and layout_tilt(pts, edge_angle) > MAX_TILT:
+        if k in held and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
         if not _pip_shaped(sel, smooth, inside, side, contrast, own_level if bound - err >= OWN_SURE else OWN_LEVEL):
             continue
