@@ -170,6 +170,7 @@ UP_LEAST = 2
 # when it shows LOOSE_LEAST or more (a 1 is one dark spot: a cable label's print, a plug)
 LOOSE = 1.3
 LOOSE_LEAST = 2
+SMALL_SQUARE = 0.85  # die edges: a die's square that reads unclear is read again this big (1.0: not; _read_square)
 TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
@@ -432,7 +433,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for sq, p in zip(_squares(work, cores, die), whose):
         if _cut_by_view(sq, work.shape, edges):
             continue
-        result = _read_blob(frame_bgr, sq, s, die)
+        result = _read_square(frame_bgr, sq, s, die)
         # TWICE die edges from every die read: a part read by its strip or its ends above
         # stays in its blob's leftover, and a core there would read its die again
         if isinstance(result, Die) and _apart(result, dice, TWICE * die / s):
@@ -462,7 +463,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for sq in _neighbours(work, mask, dist, rest, die, tilt):
         if _cut_by_view(sq, work.shape, edges):
             continue
-        result = _read_blob(frame_bgr, sq, s, die)
+        result = _read_square(frame_bgr, sq, s, die)
         if isinstance(result, Die) and result.value >= REST_LEAST and _apart(result, dice, REST_APART * die / s):
             take(result, _core_claim(sq, die))
             # the die read where a re-roll was asked for one die is that die (an unclear
@@ -541,6 +542,21 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     fx, fy = inv @ np.array([read.centre[0], read.centre[1], 1.0])
     fside = read.side * side * MARGIN / CROP
     return Die(read.value, ((float(fx), float(fy)), (fside, fside), float(angle)), read.confidence)
+
+
+def _read_square(frame: np.ndarray, sq: Blob, s: float, die: float) -> Die | Unreadable | None:
+    """_read_blob on a die-sized square placed where a die should be, and again SMALL_SQUARE as big when it reads unclear.
+
+    The square's size is the frame's die size; a smaller die (a set of mixed dice) leaves
+    the surface around it in the square, and on a pale tray that draws the split of body
+    from surface wrong (a white die's shaded side taken for its body): a smaller square
+    holds its face only.
+    """
+    result = _read_blob(frame, sq, s, die)
+    if isinstance(result, Unreadable) and SMALL_SQUARE < 1.0:
+        small = SMALL_SQUARE * die
+        result = _read_blob(frame, _rect_blob((sq.rect[0], (small, small), sq.rect[2])), s, die)
+    return result
 
 
 def _in_part(part: Blob, read: Die, s: float) -> bool:
