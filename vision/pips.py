@@ -170,6 +170,8 @@ UP_LEAST = 2
 # when it shows LOOSE_LEAST or more (a 1 is one dark spot: a cable label's print, a plug)
 LOOSE = 1.3
 LOOSE_LEAST = 2
+TURNED_ROWS = True  # _pip_centres takes rows of pips turned off the axes too (False: not),
+ROW_THICK = 0.12  # ... at least this thick (die edges)
 SMALL_SQUARE = 0.85  # die edges: a die's square that reads unclear is read again this big (1.0: not; _read_square)
 TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
@@ -1106,6 +1108,15 @@ def _pip_centres(dark: np.ndarray, die: float) -> np.ndarray:
     for i in np.flatnonzero(ok).tolist():
         a[i] = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
     ok &= (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (~pip | (a <= (0.35 * die) ** 2))
+    if TURNED_ROWS:
+        # a row of pips turned off the axes (a die at 30-60 degrees): its upright box is
+        # near square and mostly empty; its own turned box is a row's, and as thick as a pip
+        # (ROW_THICK: a pale die's shaded outline makes thinner streaks)
+        for i in np.flatnonzero(~ok & (hi <= 0.75 * die) & (hi >= 0.25 * die) & (lo >= 2)).tolist():
+            rlo, rhi = sorted(cv2.minAreaRect(cs[i])[1])
+            ai = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
+            ok[i] = (rhi <= 0.75 * die and ROW_THICK * die <= rlo and rlo + 1 <= 0.35 * die and rhi > 2.2 * (rlo + 1)
+                     and ai >= max(2.0, (0.08 * die) ** 2) and ai >= 0.4 * (rlo + 1) * (rhi + 1))
     return st[ok, :2] + (st[ok, 2:] - 1) / 2
 
 
