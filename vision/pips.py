@@ -172,7 +172,7 @@ LOOSE = 1.3
 LOOSE_LEAST = 2
 TURNED_ROWS = True  # _pip_centres takes rows of pips turned off the axes too (False: not),
 ROW_THICK = 0.12  # ... at least this thick (die edges)
-SMALL_SQUARE = 0.85  # die edges: a die's square that reads unclear is read again this big (1.0: not; _read_square)
+SMALL_SQUARE = 0.85  # die edges: a core's square that reads unclear is read again this big (1.0: not; _read_square)
 TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
@@ -465,7 +465,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for sq in _neighbours(work, mask, dist, rest, die, tilt):
         if _cut_by_view(sq, work.shape, edges):
             continue
-        result = _read_square(frame_bgr, sq, s, die)
+        result = _read_blob(frame_bgr, sq, s, die)
         if isinstance(result, Die) and result.value >= REST_LEAST and _apart(result, dice, REST_APART * die / s):
             take(result, _core_claim(sq, die))
             # the die read where a re-roll was asked for one die is that die (an unclear
@@ -547,12 +547,13 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
 
 
 def _read_square(frame: np.ndarray, sq: Blob, s: float, die: float) -> Die | Unreadable | None:
-    """_read_blob on a die-sized square placed where a die should be, and again SMALL_SQUARE as big when it reads unclear.
+    """_read_blob on a core's die-sized square, and again SMALL_SQUARE as big when it reads unclear.
 
     The square's size is the frame's die size; a smaller die (a set of mixed dice) leaves
     the surface around it in the square, and on a pale tray that draws the split of body
     from surface wrong (a white die's shaded side taken for its body): a smaller square
-    holds its face only.
+    holds its face only. (Not for _neighbours' squares: one die edge from a read die, on a
+    noisy tray, the smaller square read the tray's grain as a 2 or a 4.)
     """
     result = _read_blob(frame, sq, s, die)
     if isinstance(result, Unreadable) and SMALL_SQUARE < 1.0:
