@@ -65,6 +65,15 @@ CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its w
 TWIN_6 = MIN_APART  # a peak this near (face sides) a stronger one is the same pip, for a 6 (no two pips lie nearer)
 BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
+SKIP_FLAT = 2.2  # when no face reads surely, a face of 3-5 among its k+1 strongest peaks less one spot at least this
+# long over its width (_past_a_streak): a highlight's streak on a glossy or translucent die stands among the pips, so the
+# k strongest make no face and the next peak, a pip, counts against it (the largest group of byler-d6's unreadable dice),
+SKIP_SIZE = 1.0  # ... the streak no bigger than this part of the smallest pip (without: a blurred 6 read 3, a noised 6 5),
+SKIP_ROUND = BLOB_ROUND  # ... the pips left at most this long over their width (without: penlington-wood two_6's side
+# face, a row of flat pips, read as a 3 and its top face's 2 lost),
+SKIP_BELOW = 0.45  # ... and tried when the maps' best read is less sure than this (vision.face's SURE_SPOTS). Taken
+# whenever one map did not read (the first try), a sure 3's centre moved and vision.pips' next crop read a 5 beside it as
+# a 1 (byler-d6 112926); at 0.25 (no read at all) one jpeg40 die fewer
 TWIN_LEAST = 3  # for a face of this many pips or more (below 6), a peak on a chosen pip's own spot, TWIN_6 from its
 # peak, is that pip again when the other pips are round (_rest_past_twins): a glare streak across one pip splits it in
 # two peaks. From 2 up, 3s read as 2s;
@@ -297,6 +306,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     # on the face's outer band, a last map takes the colour from inside the band (RIM) and
     # passes over the rim's ridges there; and, that failing, the hue alone from inside the band.
     first_top: list[tuple[float, float, float]] = []
+    past: list[tuple[list[tuple[float, float, float]], np.ndarray, np.ndarray, float]] = []  # for _past_a_streak
     for n in range(4):
         rim = n >= 2
         gain = 1.0 if n % 2 == 0 else HUE_GAIN
@@ -324,10 +334,19 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor,
                        None if made is None else made.setdefault(NOTES, set()),
                        OWN_LEVEL_HUE if maps.off_grey.get(n, False) else OWN_LEVEL, held)
+        if len(peaks) > 3:
+            past.append((peaks, smooth, contrast, floor))
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth, contrast)
+    if best is None or best[0] < max(least, SKIP_BELOW):
+        # the last try, on every map made: a face the k strongest peaks miss because a
+        # highlight's streak stands among them (SKIP_FLAT)
+        for peaks, smooth, contrast, floor in past:
+            skip = _past_a_streak(peaks, smooth, inner_mask, side, edge_angle, contrast, face, floor, held)
+            if skip is not None and (best is None or skip[0] > best[0]):
+                best = (*skip, smooth, contrast)
     if best is None:
         return None, seen, False
     conf, value, pts, smooth, contrast = best
@@ -1033,3 +1052,50 @@ def _three_even(fine: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray, l
         return False
     g1, g2 = at[1] - at[0], at[2] - at[1]
     return min(g1, g2) >= BAR_EVEN * max(g1, g2)
+
+
+def _past_a_streak(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
+                   edge_angle: float, contrast: np.ndarray, face: np.ndarray,
+                   floor: float, held: tuple[int, ...] = TILT_HELD) -> tuple[float, int, np.ndarray] | None:
+    """The best face of k (3-5) among the k+1 strongest peaks less one flat spot: (score, k, points) or None.
+
+    A glossy or translucent die's highlight is a streak across the face, as strong as its
+    pips; among the k strongest peaks it keeps the face's layout from forming, and the
+    weakest pip, now the next peak, makes the face unsure. The streak is flat (SKIP_FLAT)
+    and no bigger than the pips (SKIP_SIZE); the pips left are round (SKIP_ROUND) and of a
+    pip's shape, and the counts in held square with the face's edges, as the first chooser asks.
+    """
+    best = None
+    shapes: dict[int, tuple[float, float, float] | None] = {}  # _spot_shape of peak i, made once
+
+    def shape(i: int) -> tuple[float, float, float] | None:
+        if i not in shapes:
+            shapes[i] = _spot_shape(peaks[i], contrast, face, side)
+        return shapes[i]
+
+    for k in range(3, min(5, len(peaks) - 1) + 1):
+        for j in range(k + 1):
+            # the pips left, strongest first: peaks 0..k less j
+            if peaks[k if j < k else k - 1][2] < max(floor, EVEN * peaks[1 if j == 0 else 0][2]):
+                continue
+            streak = shape(j)
+            if streak is None or streak[1] < SKIP_FLAT:
+                continue
+            sel = peaks[:j] + peaks[j + 1:k + 1]
+            weakest = sel[-1][2]
+            pts = np.array([(t[0], t[1]) for t in sel], np.float32)
+            err = layout_error(pts, side)
+            if err is None or (k in held and layout_tilt(pts, edge_angle) > MAX_TILT):
+                continue
+            if not _pip_shaped(sel, smooth, inside, side, contrast):
+                continue
+            pips = [shape(i) for i in range(k + 1) if i != j]
+            if any(sh is None or sh[1] > SKIP_ROUND for sh in pips):
+                continue
+            if streak[0] > SKIP_SIZE * min(sh[0] for sh in pips):
+                continue
+            rest = peaks[k + 1][2] if k + 1 < len(peaks) else 0.0
+            score = 1.0 - rest / max(1e-3, weakest) - err
+            if best is None or score > best[0]:
+                best = (score, k, pts)
+    return best

@@ -745,15 +745,19 @@ def test_a_lone_oblique_die_is_read_by_its_ends(dice_sets, file, monkeypatch):
     which end is the top face. Most of its ends (half and 0.6 of it along either axis, at
     either end) read the top face: the top face's end and the lengthwise ends, which the
     larger face's pips rule. Without the ends it is a re-roll (with the coarse reading at
-    about the same die size off: it reads six_2's die whole, and dice_9's 1 as a 2; it is
-    turned off first, so what reads then is the ends' reading)."""
+    about the same die size off: it reads six_2's die whole, and dice_9's 1 as a 2; and the
+    spot reader's streak skip, spots.SKIP_FLAT, off: it reads five_7's die whole, its side
+    face's flat pip passed over; both are turned off first, so what reads then is the ends'
+    reading)."""
     import vision.pips as pips
+    import vision.spots as spots
 
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
     frame = cv2.imread(str(image.path))
     reading = read_frame(frame)
     assert reading.values == image.values and not reading.unreadable
     monkeypatch.setattr(pips, "COARSE_SAME", pips.COARSE_GROW)
+    monkeypatch.setattr(spots, "SKIP_FLAT", 99.0)
     reading = read_frame(frame)
     assert reading.values == image.values and not reading.unreadable
     monkeypatch.setattr(pips, "END_SPANS", ())

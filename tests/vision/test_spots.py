@@ -583,3 +583,39 @@ def test_pale_pips_on_a_hue_map_are_not_measured_each_at_its_own_level(dice_sets
     assert _values_near(dice_sets, "IMG_20191209_100253.jpg", (427, 237), "noise8") == [4]
     monkeypatch.setattr(spots, "GREY_COS", 99.0)
     assert _values_near(dice_sets, "IMG_20191209_100253.jpg", (427, 237), "noise8") == [5]
+
+
+@pytest.mark.parametrize("name, centre, value", [
+    ("IMG_20191208_112340.jpg", (435, 211), 4),
+    ("IMG_20191208_112404.jpg", (321, 417), 5),
+])
+def test_a_highlights_streak_among_the_pips_is_passed_over(dice_sets, monkeypatch, name, centre, value):
+    from vision import spots
+
+    # byler-d6: a dark translucent 4 and a glossy 5 whose highlight is a flat streak as strong
+    # as their pips: among the k strongest peaks it keeps the layout from forming, and the face
+    # reads only with that one spot passed over (_past_a_streak)
+    assert _values_near(dice_sets, name, centre) == [value]
+    monkeypatch.setattr(spots, "SKIP_FLAT", 99.0)
+    assert _values_near(dice_sets, name, centre) == []
+
+
+def test_a_side_faces_flat_row_is_no_face_past_a_streak(dice_sets, monkeypatch):
+    from vision import spots
+
+    # penlington-wood two_6: its side face's row of flat pips, one spot passed over as a
+    # streak, made a 3 (and the top face's 2 was lost); those pips are not round (SKIP_ROUND)
+    assert sorted(v for v, _ in _pw_values(dice_sets, "two_6.jpg")) == [2]
+    monkeypatch.setattr(spots, "SKIP_ROUND", 99.0)
+    assert sorted(v for v, _ in _pw_values(dice_sets, "two_6.jpg")) == [3]
+
+
+def test_a_streak_bigger_than_the_pips_is_not_passed_over(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 095447 blurred: a green 6 whose crop cuts it off at one side; the pip there, cut
+    # flat and a little bigger than the others (24 px against 19-21), passed over as a streak, and
+    # three of the others made a 3 on the hue map (SKIP_SIZE: a streak is no bigger than a pip)
+    assert _values_near(dice_sets, "IMG_20191209_095447.jpg", (270, 361), "blur1") == []
+    monkeypatch.setattr(spots, "SKIP_SIZE", 99.0)
+    assert _values_near(dice_sets, "IMG_20191209_095447.jpg", (270, 361), "blur1") == [3]
