@@ -173,6 +173,8 @@ LOOSE_LEAST = 2
 TURNED_ROWS = True  # _pip_centres takes rows of pips turned off the axes too (False: not),
 ROW_THICK = 0.12  # ... at least this thick (die edges)
 SMALL_SQUARE = 0.85  # die edges: a core's square that reads unclear is read again this big (1.0: not; _read_square)
+SMALL_LEAST = 3  # ... and that read counts when it shows this many pips or more: over a die of the full size the smaller
+# square crops its face, and reads a 1 or a 2 (byler-d6 under the retake changes: 5 such wrong reads at 0.85, none at 3)
 TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
@@ -381,8 +383,9 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 take(result, part.contour)
     # oblique and unclear parts still unread where no face read at all to tell the lean (a
     # very oblique view: every die's side face looks as big as its top): their top faces
-    # lie up the picture when several of them read there (_up_ends)
-    if not lean:
+    # lie up the picture when several of them read there (_up_ends). Not on a calibrated
+    # tray (roi): the appliance's camera looks straight down on it, so the picture has no up
+    if not lean and roi is None:
         still = oblique + [p for p, u in unclear if p.area <= PAIR * die * die and any(x is u for x in unreadable)]
         for part, result in _up_ends(frame_bgr, [p for p in still if not _holds_read(p, dice, s)], s, die):
             if _apart(result, dice, TWICE * die / s):  # an end _ends_agree read already
@@ -451,14 +454,16 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 rest.append((p, [face], []))
     # unclear parts wider than a die in a view from straight above: a die with its shadow or
     # a neighbour's rim, whose crop was the whole part; a die's square at its deepest point
-    # is the die when it shows LOOSE_LEAST or more (its re-roll is dropped)
+    # is the die when it shows LOOSE_LEAST or more; its re-roll is dropped only when the
+    # part is too small to hold a second die (PAIR): else the other may be in it unread
     for p, u in unclear if down else ():
         if max(p.rect[1]) <= LOOSE * die or not any(x is u for x in unreadable):
             continue
         for sq in _squares(work, _deepest(*p.filled(1), die, 1), die):
             result = _read_blob(frame_bgr, sq, s, die)
             if isinstance(result, Die) and result.value >= LOOSE_LEAST and _apart(result, dice, TWICE * die / s):
-                unreadable = [x for x in unreadable if x is not u]
+                if p.area <= PAIR * die * die:
+                    unreadable = [x for x in unreadable if x is not u]
                 take(result, _core_claim(sq, die))
     # a die touching one that read, its body not cut from it (a pale die by a dark one:
     # only its rim joins the blob): one die edge on from the read face, toward what is left
@@ -558,7 +563,9 @@ def _read_square(frame: np.ndarray, sq: Blob, s: float, die: float) -> Die | Unr
     result = _read_blob(frame, sq, s, die)
     if isinstance(result, Unreadable) and SMALL_SQUARE < 1.0:
         small = SMALL_SQUARE * die
-        result = _read_blob(frame, _rect_blob((sq.rect[0], (small, small), sq.rect[2])), s, die)
+        again = _read_blob(frame, _rect_blob((sq.rect[0], (small, small), sq.rect[2])), s, die)
+        if isinstance(again, Die) and again.value >= SMALL_LEAST:
+            return again
     return result
 
 
@@ -759,10 +766,11 @@ def _top_ends(parts: list[Blob], lean: list[tuple[float, float]]) -> list[tuple[
         dot = (ax * vx + ay * vy) / norm
         long, short = max(w, h), min(w, h)
         if abs(dot) < LEAN_COS:
-            # a ragged part nearly as wide as long: its short axis may be the one along the lean
+            # a ragged part nearly as wide as long: its short axis is the one along the lean
+            # (within acos(LEAN_COS) whenever the long one is not, LEAN_COS being under cos 45)
             bx, by = -ay, ax
             dot = (bx * vx + by * vy) / norm
-            if abs(dot) >= LEAN_COS and long <= SQUAREISH * short:
+            if long <= SQUAREISH * short:
                 out.append((blob, _end_rect(blob, (bx, by), short, dot, (short * TOP_END, long),
                                             math.degrees(math.atan2(by, bx)))))
             continue

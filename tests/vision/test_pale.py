@@ -58,3 +58,16 @@ def test_a_pale_dies_shaded_outline_is_no_row_of_pips(dice_sets, monkeypatch):
     assert _values_near(dice_sets, "IMG_20191209_100051.jpg", (383, 245)) == [2]
     monkeypatch.setattr(pips, "ROW_THICK", 0.0)
     assert _values_near(dice_sets, "IMG_20191209_100051.jpg", (383, 245)) == []
+
+
+def test_a_smaller_squares_read_of_a_1_or_2_is_no_die(dice_sets, monkeypatch):
+    from vision import pips
+    from vision.retake import CHANGES
+
+    # byler-d6 095906 under scale0.6 (labelled 1, 2, 2, 2, 5, 6): the smaller square over
+    # the white 6, now the frame's die size, crops its face and reads a 1; only a read of
+    # SMALL_LEAST (3) pips or more counts there, so the 6 is left unread instead
+    frame = CHANGES["scale0.6"](cv2.imread(str(dice_sets / "byler-d6" / "images" / "IMG_20191209_095906.jpg")))
+    assert pips.read_frame(frame).values == (1, 2, 2, 2, 5)
+    monkeypatch.setattr(pips, "SMALL_LEAST", 1)
+    assert pips.read_frame(frame).values == (1, 1, 2, 2, 2, 5)

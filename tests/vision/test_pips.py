@@ -1217,6 +1217,25 @@ def test_oblique_dice_with_no_face_read_are_read_at_their_ends_up_the_picture(di
     assert read_frame(frame).values == (5,)
 
 
+def test_a_calibrated_tray_has_no_up(dice_sets):
+    """The appliance reads a calibrated tray (a roi) from a camera looking straight down: the
+    picture has no up, so dice_42's parts are not read at their ends up the picture there
+    (the same frame read as one tray: only the 5)."""
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "dice_42.jpg")
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    assert read_frame(frame, roi=(0, 0, w, h)).values == (5,)
+
+
+def test_an_unclear_part_that_may_hold_two_dice_keeps_its_reroll(dice_sets):
+    """byler-d6 111858 under gamma1.5: an unclear part over PAIR die areas whose deepest
+    point reads one die (LOOSE) holds the 4 at (407, 335) unread too; its re-roll stays
+    (dropping it lost the 4 with no re-roll asked)."""
+    _, frame = _changed(dice_sets, "byler-d6", "IMG_20191208_111858.jpg", "gamma1.5")
+    reading = read_frame(frame)
+    assert any(math.hypot(u.box[0][0] - 407, u.box[0][1] - 335) < 30 for u in reading.unreadable)
+
+
 def test_a_single_part_read_up_the_picture_is_not_enough(dice_sets, monkeypatch):
     """penlington-wood dice_27 under scale0.8 reads its two oblique 1s up the picture; one
     part's end alone (a cable's plug, a keyboard's key) does not count: with UP_LEAST 3 the
@@ -1227,6 +1246,18 @@ def test_a_single_part_read_up_the_picture_is_not_enough(dice_sets, monkeypatch)
     ones = read_frame(frame).values.count(1)
     monkeypatch.setattr(pips, "UP_LEAST", 3)
     assert read_frame(frame).values.count(1) == ones - 2
+
+
+def test_one_part_read_up_the_picture_reads_no_die(dice_sets, monkeypatch):
+    """penlington-wood four_35 under blur1 (four 4s, none read): one part's end up the
+    picture reads a 1, a side face's pip; alone it is no die (UP_LEAST 2). With UP_LEAST 1
+    that 1 is read."""
+    import vision.pips as pips
+
+    image, frame = _changed(dice_sets, "penlington-wood", "four_35.jpg", "blur1")
+    assert 1 not in read_frame(frame).values
+    monkeypatch.setattr(pips, "UP_LEAST", 1)
+    assert read_frame(frame).values == (1,)
 
 
 def test_a_nearly_square_oblique_part_is_read_along_its_axis_nearer_the_lean(dice_sets, monkeypatch):
