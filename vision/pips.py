@@ -172,6 +172,13 @@ LOOSE = 1.3
 LOOSE_LEAST = 2
 TURNED_ROWS = True  # _pip_centres takes rows of pips turned off the axes too (False: not),
 ROW_THICK = 0.12  # ... at least this thick (die edges)
+# a pip seed's spot (_pip_centres), in die edges: a round pip at most PIP_LONG long and
+# PIP_WIDE wide, or a six's row of pips run together at the working scale at most ROW_LONG
+# long and PIP_WIDE wide, ROW_FLAT times longer than wide; either fills SPOT_FILL of its
+# box and shows SPOT_LEAST a side (and 2 px: the least a spot shows at the working scale)
+PIP_LONG, PIP_WIDE, ROW_LONG, ROW_FLAT = 0.4, 0.35, 0.75, 2.2
+SPOT_FILL, SPOT_LEAST = 0.4, 0.08
+TURN_LEAST = 0.25  # die edges: a turned row is looked for in spots at least this long only (its box is measured)
 SMALL_SQUARE = 0.85  # die edges: a core's square that reads unclear is read again this big (1.0: not; _read_square)
 SMALL_LEAST = 3  # ... and that read counts when it shows this many pips or more: over a die of the full size the smaller
 # square crops its face, and reads a 1 or a 2 (byler-d6 under the retake changes: 5 such wrong reads at 0.85, none at 3)
@@ -1106,27 +1113,31 @@ def _pip_centres(dark: np.ndarray, die: float) -> np.ndarray:
     st = np.array([cv2.boundingRect(c) for c in cs], np.float32).reshape(-1, 4)
     w, h = st[:, 2], st[:, 3]
     lo, hi = np.minimum(w, h), np.maximum(w, h)
-    # a round pip, or a row of a six's pips run together at the working scale (sizes in
-    # die edges; a spot fills at least 0.4 of its box, and 2 px is the least one shows)
-    pip = (hi <= 0.4 * die) & (hi <= 2.2 * lo)
-    row = (hi <= 0.75 * die) & (lo <= 0.35 * die) & (hi > 2.2 * lo)
+    # a round pip, or a row of a six's pips run together (PIP_*, ROW_*)
+    pip = (hi <= PIP_LONG * die) & (hi <= ROW_FLAT * lo)
+    row = (hi <= ROW_LONG * die) & (lo <= PIP_WIDE * die) & (hi > ROW_FLAT * lo)
     ok = pip | row
-    # pixel area: the polygon's area plus half its outline (the pixels it runs through),
     # of the spots whose box fits only
+    least = max(2.0, (SPOT_LEAST * die) ** 2)
     a = np.zeros(len(cs), np.float32)
     for i in np.flatnonzero(ok).tolist():
-        a[i] = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
-    ok &= (a >= max(2.0, (0.08 * die) ** 2)) & (a >= 0.4 * w * h) & (~pip | (a <= (0.35 * die) ** 2))
+        a[i] = _pixel_area(cs[i])
+    ok &= (a >= least) & (a >= SPOT_FILL * w * h) & (~pip | (a <= (PIP_WIDE * die) ** 2))
     if TURNED_ROWS:
         # a row of pips turned off the axes (a die at 30-60 degrees): its upright box is
         # near square and mostly empty; its own turned box is a row's, and as thick as a pip
         # (ROW_THICK: a pale die's shaded outline makes thinner streaks)
-        for i in np.flatnonzero(~ok & (hi <= 0.75 * die) & (hi >= 0.25 * die) & (lo >= 2)).tolist():
+        for i in np.flatnonzero(~ok & (hi <= ROW_LONG * die) & (hi >= TURN_LEAST * die) & (lo >= 2)).tolist():
             rlo, rhi = sorted(cv2.minAreaRect(cs[i])[1])
-            ai = cv2.contourArea(cs[i]) + cv2.arcLength(cs[i], True) / 2 + 1
-            ok[i] = (rhi <= 0.75 * die and ROW_THICK * die <= rlo and rlo + 1 <= 0.35 * die and rhi > 2.2 * (rlo + 1)
-                     and ai >= max(2.0, (0.08 * die) ** 2) and ai >= 0.4 * (rlo + 1) * (rhi + 1))
+            ai = _pixel_area(cs[i])
+            ok[i] = (rhi <= ROW_LONG * die and ROW_THICK * die <= rlo and rlo + 1 <= PIP_WIDE * die
+                     and rhi > ROW_FLAT * (rlo + 1) and ai >= least and ai >= SPOT_FILL * (rlo + 1) * (rhi + 1))
     return st[ok, :2] + (st[ok, 2:] - 1) / 2
+
+
+def _pixel_area(contour: np.ndarray) -> float:
+    """A spot's area in pixels: its outline polygon's area plus half the outline (the pixels it runs through)."""
+    return cv2.contourArea(contour) + cv2.arcLength(contour, True) / 2 + 1
 
 
 def _square_angle(grey: np.ndarray, cx: float, cy: float, rh: int) -> float:
