@@ -129,6 +129,9 @@ BARS = True  # the bars' read is made (False: for tests)
 BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests),
 BAR_LEVEL_HUE = 0.4  # ... its bars above BAR_LEVEL, else above this part of its top (one column's hue may be weaker
 # than the other's: red pips under a glossy dark body's highlights). Cached crops, 7 conditions: +7 right, 0 wrong, 0 extra
+HUE_MIDDLE = 0.13  # a 2 read on a lightness map whose middle (within this part of the face side) holds the hue map's
+# strongest spot (HUE_FLOOR at least) is no 2: two glints around a coloured centre pip on a dark translucent die
+# (byler-d6 112419's 1); a true 2's middle is plain body on every map (0.15 took no right 2 on the originals either)
 TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
@@ -305,6 +308,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     # weakest pip. When neither map reads and one of the first map's strongest spots lies
     # on the face's outer band, a last map takes the colour from inside the band (RIM) and
     # passes over the rim's ridges there; and, that failing, the hue alone from inside the band.
+    best_n = 0  # the map that made best (-1: _past_a_streak)
     first_top: list[tuple[float, float, float]] = []
     past: list[tuple[list[tuple[float, float, float]], np.ndarray, np.ndarray, float]] = []  # for _past_a_streak
     for n in range(4):
@@ -340,6 +344,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
             best = (*cand, smooth, contrast)
+            best_n = n
     if best is None or best[0] < max(least, SKIP_BELOW):
         # the last try, on every map made: a face the k strongest peaks miss because a
         # highlight's streak stands among them (SKIP_FLAT)
@@ -347,9 +352,12 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
             skip = _past_a_streak(peaks, smooth, inner_mask, side, edge_angle, contrast, face, floor, held)
             if skip is not None and (best is None or skip[0] > best[0]):
                 best = (*skip, smooth, contrast)
+                best_n = -1
     if best is None:
         return None, seen, False
     conf, value, pts, smooth, contrast = best
+    if value == 2 and best_n % 2 == 0 and _hue_in_middle(maps, pts, spot):
+        return None, seen, True  # refused: the hole reader reads the same glints as the same 2
     if round_pips and not all(_round(p, contrast, face, side) for p in pts):
         return None, seen, False
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
@@ -362,6 +370,23 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         return None, seen, True
     c = centroid(pts)
     return (value, float(min(1.0, conf)), (float(c[0]), float(c[1])), side), seen, False
+
+
+def _hue_in_middle(maps: "_FaceMaps", pts: np.ndarray, spot: float) -> bool:
+    """Does the hue map's strongest spot lie in the middle of a 2 read on a lightness map (HUE_MIDDLE)?
+
+    On a dark translucent die with red pips, highlights are the face's most off-body colour,
+    so the lightness map's peaks are glints; two of them on a 1's diagonal make a sure 2.
+    The hue map shows the red pip itself, where a true 2 has plain body.
+    """
+    contrast = maps.contrast(1, maps.face)
+    if contrast is None:
+        return False
+    peaks, _ = _peaks(contrast, maps.face, maps.side, spot, maps.off_face)
+    if not peaks or peaks[0][2] < HUE_FLOOR:
+        return False
+    c = centroid(pts)
+    return bool(np.hypot(peaks[0][0] - c[0], peaks[0][1] - c[1]) < HUE_MIDDLE * maps.side)
 
 
 def _flat_two(pts: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:

@@ -619,3 +619,15 @@ def test_a_streak_bigger_than_the_pips_is_not_passed_over(dice_sets, monkeypatch
     assert _values_near(dice_sets, "IMG_20191209_095447.jpg", (270, 361), "blur1") == []
     monkeypatch.setattr(spots, "SKIP_SIZE", 99.0)
     assert _values_near(dice_sets, "IMG_20191209_095447.jpg", (270, 361), "blur1") == [3]
+
+
+def test_two_glints_around_a_hue_pip_are_no_two(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112419: a dark smoke translucent 1 with a red pip; two white glints on its
+    # diagonal are the lightness map's only peaks, a sure 2 (1.0) that the hole reader read
+    # as the same 2. The hue map's strongest spot is the red pip, in the 2's middle, where a
+    # true 2 is plain body (HUE_MIDDLE): refused, a re-roll instead of a wrong 2
+    assert _values_near(dice_sets, "IMG_20191208_112419.jpg", (229, 252)) == []
+    monkeypatch.setattr(spots, "HUE_MIDDLE", 0.0)
+    assert _values_near(dice_sets, "IMG_20191208_112419.jpg", (229, 252)) == [2]
