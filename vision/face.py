@@ -239,9 +239,10 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
     by_spots = read_spots_seen(patch, mask)
     spots, seen, spare = by_spots.read, by_spots.seen, by_spots.spare
     if by_spots.refused:
-        # a 2 of flat spots: a die seen obliquely whose top face is not that 2; the hole
+        # a 2 refused by the spot reader: flat spots (a die seen obliquely whose top face is
+        # not that 2) or two glints around a 1's pip the hue map shows (HUE_MIDDLE); the hole
         # reader, given its turn, read some of them as the same 2 (penlington-wood dice_11)
-        return FaceRead(None, 0.0, "a 2 of flat spots")
+        return FaceRead(None, 0.0, "a 2 of flat spots or glints")
     if spots is not None:
         value, conf, centre, side = spots
         if conf < SURE_SPOTS:
