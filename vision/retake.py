@@ -42,6 +42,12 @@ def _jpeg(quality: int) -> Change:
                                     cv2.IMREAD_COLOR)
 
 
+def _shift(dx: int, dy: int) -> Change:
+    # the picture moved by whole pixels, the edge pixels repeated: the same scene, sampled on another grid
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    return lambda img: cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+
+
 def _noise(sd: float) -> Change:
     # seeded from the picture, so each photo gets the same noise on every run
     def add(img: np.ndarray) -> np.ndarray:
@@ -61,4 +67,5 @@ CHANGES: dict[str, Change] = {
     "blur1": _blur(1.0),  # soft focus
     "jpeg40": _jpeg(40),  # heavy compression
     "noise8": _noise(8.0),  # a small sensor in poor light
+    "shift1": _shift(1, 1),  # the camera nudged by a pixel
 }

@@ -27,3 +27,9 @@ def test_darker_changes_are_darker(dice_sets):
     frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
     assert CHANGES["dark0.6"](frame).mean() < 0.65 * frame.mean()
     assert CHANGES["gamma1.5"](frame).mean() < frame.mean()
+
+
+def test_a_shift_moves_the_picture_by_whole_pixels(dice_sets):
+    frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
+    out = CHANGES["shift1"](frame)
+    assert np.array_equal(out[1:, 1:], frame[:-1, :-1])
