@@ -743,20 +743,30 @@ def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, in
     return 1.0 - rest / top[2]
 
 
-def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray,
-                side: float) -> tuple[float, float, float] | None:
-    """(area, length over width, long axis angle in radians) of the spot at a peak, at half its contrast.
+def _spot_at(x: int, y: int, contrast: np.ndarray, face: np.ndarray,
+             side: float) -> tuple[np.ndarray, int, int] | None:
+    """The spot at (x, y), at half its contrast there: a window around it marked 2 on the spot
+    (4-connected, on the face), and the window's origin; None when (x, y) is off the face.
 
-    Looked for within 0.3 of the side around the peak: a pip is smaller (0.4 at most).
+    Looked for within 0.3 of the side around the point: a pip is smaller (0.4 at most).
     """
-    x, y, r = int(t[0]), int(t[1]), max(3, int(round(0.3 * side)))
+    r = max(3, int(round(0.3 * side)))
     x0, y0 = max(0, x - r), max(0, y - r)
     win = (slice(y0, y + r + 1), slice(x0, x + r + 1))
     m = ((contrast[win] > 0.5 * contrast[y, x]) & face[win]).astype(np.uint8)
     if not m[y - y0, x - x0]:
         return None
-    cv2.floodFill(m, None, (x - x0, y - y0), 2, flags=4)  # the peak's spot (4-connected) -> 2
-    mom = cv2.moments((m == 2).view(np.uint8), binaryImage=True)
+    cv2.floodFill(m, None, (x - x0, y - y0), 2, flags=4)
+    return m, x0, y0
+
+
+def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray,
+                side: float) -> tuple[float, float, float] | None:
+    """(area, length over width, long axis angle in radians) of the spot at a peak (_spot_at)."""
+    spot = _spot_at(int(t[0]), int(t[1]), contrast, face, side)
+    if spot is None:
+        return None
+    mom = cv2.moments((spot[0] == 2).view(np.uint8), binaryImage=True)
     sxx = mom["mu20"] / mom["m00"] + 1 / 12
     syy = mom["mu02"] / mom["m00"] + 1 / 12
     sxy = mom["mu11"] / mom["m00"]
@@ -828,15 +838,13 @@ def _rest_past_twins(peaks: list[tuple[float, float, float]], k: int, pts: np.nd
 
 def _same_spot(p: np.ndarray, t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray,
                side: float) -> bool:
-    """Does the peak t lie on the spot of the pip at p (4-connected, above half its contrast, on the face)?"""
-    x, y, r = int(p[0]), int(p[1]), max(3, int(round(0.3 * side)))
-    x0, y0 = max(0, x - r), max(0, y - r)
-    m = ((contrast[y0:y + r + 1, x0:x + r + 1] > 0.5 * contrast[y, x]) & face[y0:y + r + 1, x0:x + r + 1]).astype(np.uint8)
-    tx, ty = int(t[0]) - x0, int(t[1]) - y0
-    if not m[y - y0, x - x0] or not (0 <= ty < m.shape[0] and 0 <= tx < m.shape[1]):
+    """Does the peak t lie on the spot of the pip at p (_spot_at)?"""
+    spot = _spot_at(int(p[0]), int(p[1]), contrast, face, side)
+    if spot is None:
         return False
-    cv2.floodFill(m, None, (x - x0, y - y0), 2, flags=4)
-    return bool(m[ty, tx] == 2)
+    m, x0, y0 = spot
+    tx, ty = int(t[0]) - x0, int(t[1]) - y0
+    return 0 <= ty < m.shape[0] and 0 <= tx < m.shape[1] and bool(m[ty, tx] == 2)
 
 
 def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side: float) -> tuple[float, bool]:
