@@ -48,6 +48,15 @@ def _shift(dx: int, dy: int) -> Change:
     return lambda img: cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
 
 
+def _turn(degrees: float) -> Change:
+    # the camera turned a little about its axis: every pixel resampled, the edges repeated
+    def turn(img: np.ndarray) -> np.ndarray:
+        h, w = img.shape[:2]
+        m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), degrees, 1.0)
+        return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return turn
+
+
 def _noise(sd: float) -> Change:
     # seeded from the picture, so each photo gets the same noise on every run
     def add(img: np.ndarray) -> np.ndarray:
@@ -68,4 +77,6 @@ CHANGES: dict[str, Change] = {
     "jpeg40": _jpeg(40),  # heavy compression
     "noise8": _noise(8.0),  # a small sensor in poor light
     "shift1": _shift(1, 1),  # the camera nudged by a pixel
+    "shift3": _shift(3, 2),  # nudged again, onto another grid: a check for a rule tuned on shift1
+    "turn1": _turn(1.0),  # the camera turned by a degree
 }

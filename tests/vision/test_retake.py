@@ -33,3 +33,13 @@ def test_a_shift_moves_the_picture_by_whole_pixels(dice_sets):
     frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
     out = CHANGES["shift1"](frame)
     assert np.array_equal(out[1:, 1:], frame[:-1, :-1])
+    out = CHANGES["shift3"](frame)
+    assert np.array_equal(out[2:, 3:], frame[:-2, :-3])
+
+
+def test_a_turn_moves_the_corners_and_keeps_the_middle(dice_sets):
+    frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg")).astype(np.int16)
+    out = CHANGES["turn1"](frame.astype(np.uint8)).astype(np.int16)
+    middle = (slice(230, 250), slice(310, 330))
+    # one degree moves the middle by under a pixel, the corners (~400 px out) by ~7
+    assert np.abs(out[middle] - frame[middle]).mean() < np.abs(out[:40, :40] - frame[:40, :40]).mean()
