@@ -34,6 +34,9 @@ WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
 MIN_BLOB_PX = 5  # smallest blob side looked at, working pixels
 MIN_DIE_FRAC = 0.025  # smallest die edge, fraction of the frame's long side, when the size is not known
+# largest blob side that sets the die size, fraction of the frame's short side (the dice
+# of both sets are at most 0.18 of it): a tray's rim, filled, is as square as a die
+MAX_DIE_FRAC = 0.4
 CLOSE_FRAC = 0.025  # closing kernel for broken outlines, fraction of the working long side
 MIN_AREA = 0.35  # die areas: a smaller blob is no die
 SEVERAL = 1.7  # die areas: a bigger blob holds several dice, to be cut
@@ -238,16 +241,15 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     work = cv2.resize(frame_bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1.0 else frame_bgr
     mask, dist = foreground_dist(work, coarse)
     cands = blobs(mask, MIN_BLOB_PX)
-    # specks and lone pips are square too: a die is at least MIN_DIE_FRAC of the frame
-    least = MIN_DIE_FRAC * max(work.shape[:2])
-    die = float(die_size_px) * s if die_size_px else die_size([b for b in cands if b.side >= least])
+    # specks and lone pips are square too, and so is a tray's filled rim (_sizers)
+    die = float(die_size_px) * s if die_size_px else die_size(_sizers(cands, work.shape))
     if die is None and cands:
         # no square blob: pale dice on a pale surface stand out only by their outlines and
         # pips, broken rings; closing the mask at a fraction of the frame fills them in
         k = max(3, int(round(max(work.shape[:2]) * CLOSE_FRAC)) | 1)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cands = blobs(mask, MIN_BLOB_PX)
-        die = die_size([b for b in cands if b.side >= least]) or die_size_inscribed(cands, mask)
+        die = die_size(_sizers(cands, work.shape)) or die_size_inscribed(cands, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px)
     # the sides of the working image that are the camera's own edges (not a region's)
@@ -520,6 +522,20 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
     return FrameReading(tuple(dice), tuple(unreadable), size)
+
+
+def _sizers(cands: list[Blob], shape: tuple[int, ...]) -> list[Blob]:
+    """The blobs that may set the die size: not specks or lone pips (under MIN_DIE_FRAC of the
+    frame; they are square too), not a tray's filled rim (over MAX_DIE_FRAC).
+
+    The die size is the median of the densest run of a few square blobs, and which blobs
+    those are must not hang on a pixel: moved by one pixel, byler-d6 113004's square stud
+    by the tray ran into the rim, the tray (254 px, as square as a die) tied with the one
+    die left and won, and 7 dice were lost.
+    """
+    least = MIN_DIE_FRAC * max(shape[:2])
+    most = MAX_DIE_FRAC * min(shape[:2])
+    return [b for b in cands if least <= b.side <= most]
 
 
 def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:

@@ -1315,3 +1315,24 @@ def test_an_unclear_parts_deepest_point_reading_1_is_no_die(dice_sets, monkeypat
     assert read_frame(frame).values == image.values
     monkeypatch.setattr(pips, "LOOSE_LEAST", 1)
     assert read_frame(frame).values == (1,) + image.values
+
+
+def test_a_tray_does_not_set_the_die_size(dice_sets):
+    """byler-d6 113004 moved by a pixel: the stud by the tray that was one of the two square
+    blobs of a die's size ran into the rim; the tray's filled rim (254 px, as square as a
+    die) then tied with the one die left and, the larger, set the die size: its seven dice
+    were lost. A blob over MAX_DIE_FRAC of the frame's short side does not size dice
+    (_sizers); the dice are found (read or asked to re-roll) however the photo is moved."""
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191208_113004.jpg")
+    frame = cv2.imread(str(image.path))
+    h, w = frame.shape[:2]
+    boxes = image.boxes(w, h)
+    still = read_frame(frame).die_size_px
+    for change in ("shift1", "shift3"):
+        reading = read_frame(CHANGES[change](frame))
+        assert 0.8 < reading.die_size_px / still < 1.25, change
+        # (what is read there is the face reader's: found, read or asked to re-roll, is this test's)
+        found = [b for b in boxes if any(b.contains(*x.box[0]) for x in reading.dice + reading.unreadable)]
+        assert len(found) >= 4, change
