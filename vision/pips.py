@@ -241,19 +241,19 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     work = cv2.resize(frame_bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1.0 else frame_bgr
     mask, dist = foreground_dist(work, coarse)
     cands = blobs(mask, MIN_BLOB_PX)
-    # specks and lone pips are square too, and so is a tray's filled rim (_sizers)
-    die = float(die_size_px) * s if die_size_px else die_size(_sizers(cands, work.shape))
+    # the sides of the working image that are the camera's own edges (not a region's)
+    edges = (ox == 0, oy == 0, ox + fw >= full_w, oy + fh >= full_h)
+    # specks and lone pips are square too, and so are a tray's filled rim and a cut speck (_sizers)
+    die = float(die_size_px) * s if die_size_px else die_size(_sizers(cands, work.shape, edges))
     if die is None and cands:
         # no square blob: pale dice on a pale surface stand out only by their outlines and
         # pips, broken rings; closing the mask at a fraction of the frame fills them in
         k = max(3, int(round(max(work.shape[:2]) * CLOSE_FRAC)) | 1)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cands = blobs(mask, MIN_BLOB_PX)
-        die = die_size(_sizers(cands, work.shape)) or die_size_inscribed(cands, mask)
+        die = die_size(_sizers(cands, work.shape, edges)) or die_size_inscribed(cands, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px)
-    # the sides of the working image that are the camera's own edges (not a region's)
-    edges = (ox == 0, oy == 0, ox + fw >= full_w, oy + fh >= full_h)
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
     sides: list[float] = []
@@ -524,18 +524,24 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     return FrameReading(tuple(dice), tuple(unreadable), size)
 
 
-def _sizers(cands: list[Blob], shape: tuple[int, ...]) -> list[Blob]:
+def _sizers(cands: list[Blob], shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> list[Blob]:
     """The blobs that may set the die size: not specks or lone pips (under MIN_DIE_FRAC of the
-    frame; they are square too), not a tray's filled rim (over MAX_DIE_FRAC).
+    frame; they are square too), not a tray's filled rim (over MAX_DIE_FRAC), and not blobs
+    the camera's view cuts off when only such blobs are square: a cut blob's shape is the
+    cut's. (Among square blobs it is one of many: dropping it only moves their median.)
 
     The die size is the median of the densest run of a few square blobs, and which blobs
     those are must not hang on a pixel: moved by one pixel, byler-d6 113004's square stud
     by the tray ran into the rim, the tray (254 px, as square as a die) tied with the one
-    die left and won, and 7 dice were lost.
+    die left and won, and 7 dice were lost; penlington-wood four_35's only square blob was
+    a speck cut square by the frame's corner, a die of 15 px instead of 33: 4 dice lost.
     """
     least = MIN_DIE_FRAC * max(shape[:2])
     most = MAX_DIE_FRAC * min(shape[:2])
-    return [b for b in cands if least <= b.side <= most]
+    out = [b for b in cands if least <= b.side <= most]
+    if all(_cut_by_view(b, shape, edges) for b in out if b.squareness > COMPACT):
+        out = [b for b in out if not _cut_by_view(b, shape, edges)]
+    return out
 
 
 def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:
