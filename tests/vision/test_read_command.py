@@ -69,3 +69,16 @@ def test_bench_vision_on_changed_pictures(tmp_path, dice_sets, capsys):
     assert main(["bench", "vision", str(tmp_path), "--change", "fisheye"]) == 2
     err = capsys.readouterr().err
     assert "--change fisheye" in err and "blur1" in err
+
+
+def test_bench_vision_over_several_changes_gives_their_mean(tmp_path, dice_sets, capsys):
+    _two_image_set(tmp_path, dice_sets)
+    assert main(["bench", "vision", str(tmp_path), "--json", "--change", "none,shift1,dark0.6"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert [r.get("change", "none") for r in out["changes"]] == ["none", "shift1", "dark0.6"]
+    for key in ("exact", "die_recall"):
+        assert out["mean"][key] == round(sum(r[key] for r in out["changes"]) / 3, 4)
+    assert main(["bench", "vision", str(tmp_path), "--change", "none,shift1"]) == 0
+    assert "mean of 2: exact" in capsys.readouterr().out
+    assert main(["bench", "vision", str(tmp_path), "--change", "none,fisheye"]) == 2
+    assert "--change fisheye" in capsys.readouterr().err
