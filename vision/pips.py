@@ -244,14 +244,16 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # the sides of the working image that are the camera's own edges (not a region's)
     edges = (ox == 0, oy == 0, ox + fw >= full_w, oy + fh >= full_h)
     # specks and lone pips are square too, and so are a tray's filled rim and a cut speck (_sizers)
-    die = float(die_size_px) * s if die_size_px else die_size(_sizers(cands, work.shape, edges))
+    view = (full_h * s, full_w * s)  # the camera's frame in working pixels (a region's is smaller)
+    die = float(die_size_px) * s if die_size_px else die_size(_sizers(cands, work.shape, edges, view))
     if die is None and cands:
         # no square blob: pale dice on a pale surface stand out only by their outlines and
         # pips, broken rings; closing the mask at a fraction of the frame fills them in
         k = max(3, int(round(max(work.shape[:2]) * CLOSE_FRAC)) | 1)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cands = blobs(mask, MIN_BLOB_PX)
-        die = die_size(_sizers(cands, work.shape, edges)) or die_size_inscribed(cands, mask)
+        sizers = _sizers(cands, work.shape, edges, view)
+        die = die_size(sizers) or die_size_inscribed(sizers, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px)
     dice: list[Die] = []
@@ -524,11 +526,15 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     return FrameReading(tuple(dice), tuple(unreadable), size)
 
 
-def _sizers(cands: list[Blob], shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> list[Blob]:
+def _sizers(cands: list[Blob], shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool],
+            view: tuple[float, float]) -> list[Blob]:
     """The blobs that may set the die size: not specks or lone pips (under MIN_DIE_FRAC of the
-    frame; they are square too), not a tray's filled rim (over MAX_DIE_FRAC), and not blobs
-    the camera's view cuts off when only such blobs are square: a cut blob's shape is the
-    cut's. (Among square blobs it is one of many: dropping it only moves their median.)
+    camera's frame, `view`, in working pixels; they are square too), not a tray's filled rim
+    (over MAX_DIE_FRAC of it), and not blobs the camera's view cuts off when the square
+    blobs are all such: a cut blob's shape is the cut's. (Among square blobs it is one of
+    many: dropping it only moves their median; with no square blob, die_size_inscribed
+    reads a pair's width, which a cut does not change.) The bounds are the frame's, not a
+    region's (`shape`): a tray region a few dice wide must not bar its own dice.
 
     The die size is the median of the densest run of a few square blobs, and which blobs
     those are must not hang on a pixel: moved by one pixel, byler-d6 113004's square stud
@@ -536,10 +542,11 @@ def _sizers(cands: list[Blob], shape: tuple[int, ...], edges: tuple[bool, bool, 
     die left and won, and 7 dice were lost; penlington-wood four_35's only square blob was
     a speck cut square by the frame's corner, a die of 15 px instead of 33: 4 dice lost.
     """
-    least = MIN_DIE_FRAC * max(shape[:2])
-    most = MAX_DIE_FRAC * min(shape[:2])
+    least = MIN_DIE_FRAC * max(view)
+    most = MAX_DIE_FRAC * min(view)
     out = [b for b in cands if least <= b.side <= most]
-    if all(_cut_by_view(b, shape, edges) for b in out if b.squareness > COMPACT):
+    square = [b for b in out if b.squareness > COMPACT]
+    if square and all(_cut_by_view(b, shape, edges) for b in square):
         out = [b for b in out if not _cut_by_view(b, shape, edges)]
     return out
 

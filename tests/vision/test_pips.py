@@ -223,8 +223,42 @@ def test_a_speck_does_not_set_the_die_size(dice_sets, monkeypatch):
     assert len(reading.dice) >= 2 and set(reading.values) == {4}, reading.values
     # with specks sizing dice again a wrong die is read (measured (2, 4, 4)); the speck is
     # cut by the frame's edge, so _sizers keeps it out twice: both are switched off
-    monkeypatch.setattr(pips, "_sizers", lambda cands, shape, edges: cands)
+    # (test_what_may_set_the_die_size holds MIN_DIE_FRAC alone)
+    monkeypatch.setattr(pips, "_sizers", lambda cands, shape, edges, view: cands)
     assert set(read_frame(frame).values) != {4}
+
+
+def test_what_may_set_the_die_size():
+    """_sizers, one bound at a time, on square blobs in a 320 x 240 working view: a speck
+    (under MIN_DIE_FRAC of the long side) and a tray's rim (over MAX_DIE_FRAC of the short
+    side) do not size dice, a die does; a blob cut by the view's edge is left out only when
+    every square blob is cut. The bounds are the camera frame's (`view`), not a region's:
+    in a region two dice wide the die still counts."""
+    from vision.pips import MAX_DIE_FRAC, MIN_DIE_FRAC, _rect_blob, _sizers
+
+    def square(x, y, side):
+        return _rect_blob(((x + side / 2, y + side / 2), (side, side), 0.0))
+
+    view, everywhere = (240.0, 320.0), (True, True, True, True)
+    speck = square(50, 50, MIN_DIE_FRAC * 320 - 1)
+    rim = square(10, 10, MAX_DIE_FRAC * 240 + 1)
+    die, cut = square(100, 100, 30), square(0, 120, 30)
+    assert _sizers([speck, rim, die], (240, 320), everywhere, view) == [die]
+    assert _sizers([die, cut], (240, 320), everywhere, view) == [die, cut]
+    assert _sizers([cut], (240, 320), everywhere, view) == []
+    assert _sizers([cut], (240, 320), (False, False, False, False), view) == [cut]
+    region = square(5, 5, 30)  # a 70 px region of the frame: its die is over 0.4 of the region
+    assert _sizers([region], (70, 70), (False, False, False, False), view) == [region]
+
+
+def test_a_die_in_a_small_region_is_read(dice_sets):
+    """A calibrated tray region may be a few dice wide: the die-size bounds are fractions
+    of the camera's frame, not of the region. five_44's five 5s, each alone in a 60 px
+    region, were read as (), (2,), (1,), (1,) and one 5 when the bounds were the region's."""
+    frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
+    for die in read_frame(frame).dice:
+        (cx, cy), _, _ = die.box
+        assert read_frame(frame, roi=(int(cx - 30), int(cy - 30), 60, 60)).values == (5,), die.box
 
 
 def test_a_pale_die_seen_in_part_is_still_read(dice_sets):
@@ -1250,14 +1284,15 @@ def test_a_single_part_read_up_the_picture_is_not_enough(dice_sets, monkeypatch)
 
 
 def test_one_part_read_up_the_picture_reads_no_die(dice_sets, monkeypatch):
-    """penlington-wood two_6 under jpeg40 (one 2, read): one part's end up the picture
+    """penlington-wood dice_3 moved by a pixel (one 1, read): one part's end up the picture
     reads a 3, a side face's pips with the top face's; alone it is no die (UP_LEAST 2).
-    With UP_LEAST 1 that 3 is read instead of the 2. (It was four_35 under blur1, whose
-    four 4s read since a speck cut by the frame's corner no longer sets the die size.)"""
+    With UP_LEAST 1 that 3 is read instead of the 1. (It was four_35 under blur1, then
+    two_6 under jpeg40: each read right once the die size stopped coming from a cut speck
+    or, with no square blob, from a blob over MAX_DIE_FRAC.)"""
     import vision.pips as pips
 
-    image, frame = _changed(dice_sets, "penlington-wood", "two_6.jpg", "jpeg40")
-    assert read_frame(frame).values == (2,)
+    image, frame = _changed(dice_sets, "penlington-wood", "dice_3.jpg", "shift1")
+    assert read_frame(frame).values == (1,)
     monkeypatch.setattr(pips, "UP_LEAST", 1)
     assert read_frame(frame).values == (3,)
 
