@@ -37,9 +37,10 @@ MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besid
 LOOKS = ((0.5, 0.5), (-0.5, 0.5), (0.0, -0.5))  # a face read nothing (LOOK_AGAIN): crop pixels the crop is moved by,
 # each look on another sampling grid; taken only when every look reads the same value (_look_again),
 LOOK_LEAST = 4  # ... of 4-6 pips (a 1-3 is what glare, a side face or the gap between two dice make on three grids
-# alike: from 1 up, penlington-wood shift1 read 3 more extra dice, byler-d6 0.9 more wrong reads a grid), and only
-# for a face whose spot maps saw this many pip-like spots (SpotsSeen.seen): on byler-d6 none, shift1 and shift3
-# 14 of the 15 faces the looks read saw 5-12; the faces that saw fewer were most of the looks' cost
+# alike: from 1 up, penlington-wood shift1 read 3 more extra dice, byler-d6 0.9 more wrong reads a grid)
+LOOK_SEEN = 4  # ... and only for a face whose spot maps saw this many pip-like spots (SpotsSeen.seen): on byler-d6
+# none, shift1 and shift3 14 of the 15 faces the looks read saw 5-12; the faces that saw fewer were most of the
+# looks' cost
 LOOK_SQUARE = 1.2  # ... on a die-shaped blob: its mask's least rectangle at most this long over its width,
 LOOK_AREA = 0.7  # ... covering this part of a die's square at least (a die's piece and a wall's strip, two dice run
 # together, a cable's end: there the blob, not the grid, keeps the face from reading; byler-d6 shift1 112353's 4 at
@@ -257,7 +258,7 @@ def read_face(patch: np.ndarray, mask: np.ndarray, second_axis: bool = True) -> 
     every look reads alike is no luck of one grid.
     """
     read, seen = _read_once(patch, mask, second_axis)
-    if read.value is None and read.reason in LOOK_AGAIN and seen >= LOOK_LEAST:
+    if read.value is None and read.reason in LOOK_AGAIN and seen >= LOOK_SEEN:
         again = _look_again(patch, mask, second_axis)
         if again is not None:
             return again
@@ -269,6 +270,8 @@ def _look_again(patch: np.ndarray, mask: np.ndarray, second_axis: bool) -> FaceR
 
     A look resamples the crop (Lanczos: the least blur a sub-pixel shift can do) and its
     blob mask (nearest pixel) on a grid moved by LOOKS; the face centre is moved back.
+    The mask moves by a whole pixel or none where the picture moves by half: the mask is
+    the blob's outline from the working image, itself no finer than a pixel.
     """
     if not _die_shaped(mask):
         return None
@@ -286,7 +289,10 @@ def _look_again(patch: np.ndarray, mask: np.ndarray, second_axis: bool) -> FaceR
 
 
 def _die_shaped(mask: np.ndarray) -> bool:
-    """Is the blob's mask a die's square (LOOK_SQUARE, LOOK_AREA), not a piece of one or one and more?"""
+    """Is the blob's mask a die's square (LOOK_SQUARE, LOOK_AREA), not a piece of one or one and more?
+
+    (A part cut out of a heap is read with a rectangle for its mask, which always passes:
+    there the cut, not the blob, says it is one die.)"""
     area = np.count_nonzero(mask)
     if area < LOOK_AREA * (CROP / MARGIN) ** 2:
         return False

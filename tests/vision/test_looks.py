@@ -17,11 +17,15 @@ import vision.pips as pips
 OFFSETS = [(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5), (1.0, 0.0), (0.0, 1.0), (-0.5, 0.25), (0.25, -0.75)]
 
 
-def test_a_pieces_blob_gets_no_looks():
+def test_a_pieces_blob_is_not_die_shaped():
     # a die's piece beside a wall's strip (byler-d6 111457 without the strip rule): a long
     # mask, a third of a die; the blob keeps it from reading, not the grid (LOOK_SQUARE, LOOK_AREA)
     mask = np.zeros((face.CROP, face.CROP), np.uint8)
     mask[10:30, 4:36] = 255
+    assert not face._die_shaped(mask)  # too small (LOOK_AREA)
+    mask[:] = 0
+    mask[2:38, 9:35] = 255  # 36 x 26: big enough, too long (LOOK_SQUARE)
+    assert np.count_nonzero(mask) >= face.LOOK_AREA * (face.CROP / face.MARGIN) ** 2
     assert not face._die_shaped(mask)
     mask[3:37, 3:37] = 255
     assert face._die_shaped(mask)
@@ -53,7 +57,7 @@ def test_a_die_reads_the_same_wherever_its_crop_starts(dice_sets, monkeypatch, n
     assert ("u",) in _reads_at_offsets(dice_sets, monkeypatch, name, centre)
 
 
-def test_looks_read_no_small_counts(dice_sets, monkeypatch):
+def test_looks_read_no_small_counts(monkeypatch):
     # a 1-3 is what glare or a side face makes on every grid alike: the looks take 4-6 only
     patch = np.zeros((face.CROP, face.CROP, 3), np.uint8)
     mask = np.zeros((face.CROP, face.CROP), np.uint8)
@@ -65,5 +69,6 @@ def test_looks_read_no_small_counts(dice_sets, monkeypatch):
         return face.FaceRead(3, 1.0, "", (20.0, 20.0), 30.0), 3
     monkeypatch.setattr(face, "_read_once", three)
     assert face._look_again(patch, mask, True) is None
+    assert len(calls) == 1  # the first look's 3 ends the looks
     monkeypatch.setattr(face, "LOOK_LEAST", 3)
     assert face._look_again(patch, mask, True).value == 3
