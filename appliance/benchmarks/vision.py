@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from appliance.errors import UserError
@@ -60,21 +61,23 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             _print(result, name)
         if args.failures:
+            label = f" [{name}]" if len(names) > 1 else ""
             for s in score.images:
                 if not s.exact:
-                    print(f"  {s.file}: read {list(s.read)} recalled {s.recalled}/{s.labelled}"
-                          f" extra {s.extra}")
+                    print(f"  {s.file}{label}: read {list(s.read)} recalled {s.recalled}/{s.labelled}"
+                          f" extra {s.extra}", file=sys.stderr if args.json else sys.stdout)
     if len(results) == 1:
         if args.json:
             print(json.dumps(results[0]))
         return 0
     # one sample of the pixels can be lucky: the mean over several is the steadier score
-    mean = {key: _mean([r[key] for r in results]) for key in ("exact", "die_recall")}
+    mean = {key: _mean([r[key] for r in results]) for key in ("exact", "die_recall", "extra_dice")}
     if args.json:
         print(json.dumps({"changes": results, "mean": mean}))
     else:
         recall = "n/a" if mean["die_recall"] is None else f"{mean['die_recall']:.1%}"
-        print(f"mean of {len(results)}: exact {mean['exact']:.1%}, die recall {recall}")
+        print(f"mean of {len(results)}: exact {mean['exact']:.1%}, die recall {recall},"
+              f" extra dice {mean['extra_dice']}")
     return 0
 
 

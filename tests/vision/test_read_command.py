@@ -71,12 +71,19 @@ def test_bench_vision_on_changed_pictures(tmp_path, dice_sets, capsys):
     assert "--change fisheye" in err and "blur1" in err
 
 
-def test_bench_vision_over_several_changes_gives_their_mean(tmp_path, dice_sets, capsys):
+def test_bench_vision_over_several_changes_gives_their_mean(tmp_path, dice_sets, capsys, monkeypatch):
+    import numpy as np
+
+    from vision import retake
+
     _two_image_set(tmp_path, dice_sets)
+    # each name's own change is applied: a blank picture reads nothing
+    monkeypatch.setitem(retake.CHANGES, "dark0.6", lambda img: np.zeros_like(img))
     assert main(["bench", "vision", str(tmp_path), "--json", "--change", "none,shift1,dark0.6"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
     assert [r.get("change", "none") for r in out["changes"]] == ["none", "shift1", "dark0.6"]
-    for key in ("exact", "die_recall"):
+    assert out["changes"][0]["exact"] == 1.0 and out["changes"][2]["exact"] == 0.0
+    for key in ("exact", "die_recall", "extra_dice"):
         assert out["mean"][key] == round(sum(r[key] for r in out["changes"]) / 3, 4)
     assert main(["bench", "vision", str(tmp_path), "--change", "none,shift1"]) == 0
     assert "mean of 2: exact" in capsys.readouterr().out
