@@ -252,8 +252,9 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         k = max(3, int(round(max(work.shape[:2]) * CLOSE_FRAC)) | 1)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         cands = blobs(mask, MIN_BLOB_PX)
-        sizers = _sizers(cands, work.shape, edges, view)
-        die = die_size(sizers) or die_size_inscribed(sizers, mask)
+        # (the inscribed circle sizes from every blob: given _sizers' blobs only, penlington-wood
+        # under shift3, turn1 and jpeg40 each lost a die and read an extra one)
+        die = die_size(_sizers(cands, work.shape, edges, view)) or die_size_inscribed(cands, mask)
     if die is None or not cands:
         return FrameReading(die_size_px=die_size_px)
     dice: list[Die] = []
@@ -532,9 +533,8 @@ def _sizers(cands: list[Blob], shape: tuple[int, ...], edges: tuple[bool, bool, 
     camera's frame, `view`, in working pixels; they are square too), not a tray's filled rim
     (over MAX_DIE_FRAC of it), and not blobs the camera's view cuts off when the square
     blobs are all such: a cut blob's shape is the cut's. (Among square blobs it is one of
-    many: dropping it only moves their median; with no square blob, die_size_inscribed
-    reads a pair's width, which a cut does not change.) The bounds are the frame's, not a
-    region's (`shape`): a tray region a few dice wide must not bar its own dice.
+    many: dropping it only moves their median.) The bounds are the frame's, not a region's
+    (`shape`): a tray region a few dice wide must not bar its own dice.
 
     The die size is the median of the densest run of a few square blobs, and which blobs
     those are must not hang on a pixel: moved by one pixel, byler-d6 113004's square stud
