@@ -572,11 +572,13 @@ def test_the_gap_a_heap_of_dice_encloses_is_no_die():
     assert abs(cx - 64.5) <= 1.5 and abs(cy - 64.5) <= 1.5
 
 
-@pytest.mark.parametrize("file, at", [("IMG_20191208_111803.jpg", (363, 326)), ("IMG_20191208_112353.jpg", (280, 339))])
+@pytest.mark.parametrize("file, at", [("IMG_20191208_112353.jpg", (280, 339))])
 def test_a_heap_bigger_than_max_dice_is_searched_when_its_dice_fill_it(dice_sets, file, at, monkeypatch):
-    """byler-d6 heaps of 9.6 and 13.9 die areas, more than MAX_DICE: the dice read in
-    them fill at least HEAP of the blob, so it is a heap, not the tray's rim, and what it
-    keeps beyond its read parts holds a 2 each; with HEAP out of reach it stays missed."""
+    """byler-d6 112353's heap of 13.9 die areas, more than MAX_DICE: the dice read in it
+    fill at least HEAP of the blob, so it is a heap, not the tray's rim, and what it keeps
+    beyond its read parts holds a 2; with HEAP out of reach it stays missed (so on every
+    grid: none, shift1, shift3, turn1). 111803's heap was a case too, but only its photo as
+    it is needed HEAP: moved by a pixel its 2 read without it."""
     import vision.pips as pips
 
     box, read_in_box = _byler_box(dice_sets, file, at)

@@ -359,7 +359,7 @@ def test_the_sharper_map_reads_nothing_but_a_six(dice_sets, name, centre, value)
 
 
 @pytest.mark.parametrize("name,change,centre,value", [("IMG_20191208_111304.jpg", "none", (292, 257), 4),
-                                                      ("IMG_20191208_112332.jpg", "none", (376, 384), 6),
+                                                      ("IMG_20191209_095533.jpg", "turn1", (232, 196), 6),
                                                       ("IMG_20191209_095647.jpg", "blur1", (228, 343), 6),
                                                       ("IMG_20191209_095533.jpg", "gamma1.5", (232, 193), 6)])
 def test_a_die_whose_body_colour_patch_cuts_pips_off_is_read_on_its_blob(dice_sets, monkeypatch, name, change, centre,
