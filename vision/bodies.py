@@ -28,7 +28,7 @@ _L_SCALE = np.arange(256, dtype=np.float32) * L_WEIGHT  # |dL| * L_WEIGHT for ev
 # EDGE, and EREL times the frame's median (a grained desk's own texture is not an outline)
 EDGE = 70.0
 EREL = 25.0
-LEVELS = (18.0, 30.0)  # higher levels a too-big blob is cut at
+LEVELS = (18.0, 32.0)  # higher levels a too-big blob is cut at
 COMPACT = 0.6  # squareness above which a blob has a die's shape (square, filled)
 # cutting a blob of dice at their cores, in die edges: a hole smaller than HOLE die areas
 # is the die's own (pips, a pale face); a core is where the outline is at least SEED_R
