@@ -415,8 +415,14 @@ class _FaceMaps:
 
     def __init__(self, diff: np.ndarray, face: np.ndarray, side: float, body: np.ndarray | None = None):
         self.face, self.side = face, side
-        # the body's own way to grey in a and b (Lab's neutral is 128): the shift of its highlights
-        self.to_grey = None if body is None else np.float32(128.0) - body[1:]
+        # the body's own way to grey in a and b (Lab's neutral is 128), a unit vector: the shift of
+        # its highlights (None for a body grey already: paleness and hue cannot be told apart)
+        self.to_grey = None
+        if body is not None:
+            to_grey = np.float32(128.0) - body[1:]
+            g = float(np.sqrt(to_grey.dot(to_grey)))
+            if g > 1e-3:
+                self.to_grey = to_grey / g
         self.off_grey: dict[int, bool] = {}  # a hue map's pips differ from the body in hue, not paleness (GREY_COS)
         contours, _ = cv2.findContours(face.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         self.edge_angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] if contours else 0.0
@@ -450,8 +456,7 @@ class _FaceMaps:
             if norm >= 1e-3:
                 toward /= norm
                 if gain != 1.0 and self.to_grey is not None:
-                    g = float(np.sqrt(self.to_grey.dot(self.to_grey)))
-                    self.off_grey[n] = g > 1e-3 and float(toward @ self.to_grey) < GREY_COS * g
+                    self.off_grey[n] = float(toward @ self.to_grey) < GREY_COS
                 contrast = np.maximum(0, shift @ toward)  # float32
                 if gain != 1.0:
                     contrast *= gain
