@@ -34,10 +34,10 @@ SURE_SPOTS = 0.45  # a spot read less sure than this must not be contradicted by
 SEEN_NOT_2 = 5  # a hole reader's 2 on a face where the spot maps see this many even, strong spots is not read
 SECOND_AXIS_DOUBT = (2, 3)  # counts the hole reader does not take from the second colour axis alone
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
+# two looks half a pixel each way read more than three did, for less: byler-d6 exact over none, shift1, shift3 and
+# turn1 0.6525 -> 0.66 on the mean, no more wrong reads; penlington-wood shift1 +1 photo
 LOOKS = ((0.5, 0.5), (-0.5, -0.5))  # a face read nothing (LOOK_AGAIN): crop pixels the crop is moved by,
-# each look on another sampling grid; taken only when every look reads the same value (_look_again) (two looks
-# half a pixel each way read more than three did, for less: byler-d6 exact over none, shift1, shift3 and turn1
-# 0.6525 -> 0.66 on the mean, no more wrong reads; penlington-wood shift1 +1 photo),
+# each look on another sampling grid; taken only when every look reads the same value (_look_again),
 LOOK_LEAST = 4  # ... of 4-6 pips (a 1-3 is what glare, a side face or the gap between two dice make on three grids
 # alike: from 1 up, penlington-wood shift1 read 3 more extra dice, byler-d6 0.9 more wrong reads a grid)
 LOOK_SEEN = 4  # ... and only for a face whose spot maps saw this many pip-like spots (SpotsSeen.seen): on byler-d6
