@@ -133,6 +133,8 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     if n <= 1:
         return None
     big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT] < MIN_FACE * die_side * die_side:
+        return None  # its hull (corners on its pixels' centres) is smaller than its box: too small, as below
     face = (labels == big).astype(np.uint8)
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
@@ -160,7 +162,7 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     ok = np.array([not t and least <= a <= most and 20 * a >= 9 * max(1, w * h) and 5 * max(w, h) <= 11 * max(1, min(w, h))
                    for t, (_, _, w, h, a) in zip(touch[1:].tolist(), hs[1:].tolist())], bool)
     if ok.any():  # the elongation's moments only when some hole is left to judge
-        ok &= _elongation(hl, k) <= 2.2
+        ok &= _elongation(hl, k, ok) <= 2.2
     if ok.any():  # the pips of one face are of one size: smaller holes are dirt or glare
         ok &= area >= 0.4 * area[ok].max()
     pts = hc[1:][ok].astype(np.float32)
@@ -231,9 +233,16 @@ def _complete(plane: np.ndarray, inside: np.ndarray, pts: np.ndarray, fside: flo
     return count
 
 
-def _elongation(labels: np.ndarray, k: int) -> np.ndarray:
-    """Length over width of each labelled region (from its second moments), index 1..k-1."""
-    ys, xs = np.nonzero(labels)
+def _elongation(labels: np.ndarray, k: int, judged: np.ndarray | None = None) -> np.ndarray:
+    """Length over width of each labelled region (from its second moments), index 1..k-1.
+
+    judged: the regions (index 1..k-1) worth measuring; the others' pixels are passed over
+    (each region's sums are its own pixels' alone, in scan order: the measured are the same)
+    and they come out 1."""
+    if judged is None:
+        ys, xs = np.nonzero(labels)
+    else:
+        ys, xs = np.nonzero(np.concatenate(([False], judged))[labels])
     lab = labels[ys, xs]
     xs = xs.astype(np.float64)
     ys = ys.astype(np.float64)

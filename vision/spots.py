@@ -179,6 +179,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     whose top face is not that 2, so no reader should read it as one.
     """
     seen = 0
+    _SPOTS.clear()
     on_blob = np.count_nonzero(mask)
     side = float(np.sqrt(on_blob))
     if side < 8:
@@ -327,7 +328,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         contrast = maps.contrast(n, region)
         if contrast is None:
             continue
-        peaks, smooth = _peaks(contrast, face, side, spot, off_face)
+        peaks, smooth = _peaks(contrast, face, side, spot, off_face) if rim else maps.peaks(n, spot)
         if rim:
             peaks = _off_rim(peaks, contrast, face, region, side)
         elif n == 0:
@@ -379,10 +380,9 @@ def _hue_in_middle(maps: "_FaceMaps", pts: np.ndarray, spot: float) -> bool:
     so the lightness map's peaks are glints; two of them on a 1's diagonal make a sure 2.
     The hue map shows the red pip itself, where a true 2 has plain body.
     """
-    contrast = maps.contrast(1, maps.face)
-    if contrast is None:
+    if maps.contrast(1, maps.face) is None:
         return False
-    peaks, _ = _peaks(contrast, maps.face, maps.side, spot, maps.off_face)
+    peaks, _ = maps.peaks(1, spot)
     if not peaks or peaks[0][2] < HUE_FLOOR:
         return False
     c = centroid(pts)
@@ -433,6 +433,23 @@ class _FaceMaps:
         self.sources = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
         self._inside: tuple[np.ndarray, bool] | None = None
         self._contrast: dict[int, np.ndarray | None] = {}
+        self._peaks: dict[tuple[int, float], tuple[list[tuple[float, float, float]], np.ndarray]] = {}
+
+    def peaks(self, n: int, spot: float) -> tuple[list[tuple[float, float, float]], np.ndarray]:
+        """_peaks of map n (0 or 1: on the whole face, made with contrast(n, face)) at spot scale, made once.
+
+        The list is shared: callers read it, never change it."""
+        key = (n, spot)
+        if key not in self._peaks:
+            self._peaks[key] = _peaks(self._contrast[n], self.face, self.side, spot, self.off_face)
+        return self._peaks[key]
+
+    def smooth(self, n: int, spot: float) -> np.ndarray:
+        """Map n (0 or 1) smoothed at spot scale, as _peaks smooths it (made once with its peaks)."""
+        key = (n, spot)
+        if key in self._peaks:
+            return self._peaks[key][1]
+        return cv2.GaussianBlur(self._contrast[n], (0, 0), max(1.0, spot * self.side))
 
     def inside(self) -> tuple[np.ndarray, bool]:
         """The face less its RIM band, and whether that is too thin to hold anything (under 0.2 of the face)."""
@@ -482,6 +499,10 @@ def _off_rim(peaks: list[tuple[float, float, float]], contrast: np.ndarray, face
                 continue
         kept.append(t)
     return kept
+
+
+# the spots (_spot_at, _spot_shape) of the read under way, by map and peak; emptied as each read starts (read_spots_seen)
+_SPOTS: dict[tuple, tuple] = {}
 
 
 @functools.lru_cache(maxsize=4)
@@ -549,7 +570,7 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
     r = max(1, int(round(0.09 * side)))
     peak = det >= cv2.dilate(det, _disc(r))
     peak &= det > 0
-    at = np.flatnonzero(peak)  # in scan order, as np.nonzero
+    at = peak.ravel().nonzero()[0]  # in scan order (np.flatnonzero, without its wrapper)
     if len(at) == 0:
         return [], smooth
     strength = det.ravel()[at]
@@ -623,6 +644,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if e is None:
                 continue
             err = e
+        if k < 6 and best is not None and bound - err <= best[0]:
+            continue  # its score (bound - err below 6) cannot beat the best: its pips need no looking at
         if k in held and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
         if not _pip_shaped(sel, smooth, inside, side, contrast, own_level if bound - err >= OWN_SURE else OWN_LEVEL):
@@ -754,7 +777,18 @@ def _spot_at(x: int, y: int, contrast: np.ndarray, face: np.ndarray,
     (4-connected, on the face), and the window's origin; None when (x, y) is off the face.
 
     Looked for within 0.3 of the side around the point: a pip is smaller (0.4 at most).
+    Made once per read (_SPOTS): the choosers ask for the same peaks' spots again and again.
     """
+    key = (id(contrast), id(face), side, x, y)
+    got = _SPOTS.get(key)
+    if got is None:
+        got = _SPOTS[key] = (_spot_window(x, y, contrast, face, side), contrast, face)  # the maps kept: their ids stay theirs
+    return got[0]
+
+
+def _spot_window(x: int, y: int, contrast: np.ndarray, face: np.ndarray,
+                 side: float) -> tuple[np.ndarray, int, int] | None:
+    """_spot_at, made."""
     r = max(3, int(round(0.3 * side)))
     x0, y0 = max(0, x - r), max(0, y - r)
     win = (slice(y0, y + r + 1), slice(x0, x + r + 1))
@@ -768,7 +802,16 @@ def _spot_at(x: int, y: int, contrast: np.ndarray, face: np.ndarray,
 def _spot_shape(t: tuple[float, float, float], contrast: np.ndarray, face: np.ndarray,
                 side: float) -> tuple[float, float, float] | None:
     """(area, length over width, long axis angle in radians) of the spot at a peak (_spot_at)."""
-    spot = _spot_at(int(t[0]), int(t[1]), contrast, face, side)
+    x, y = int(t[0]), int(t[1])
+    key = ("shape", id(contrast), id(face), side, x, y)
+    got = _SPOTS.get(key)
+    if got is None:
+        got = _SPOTS[key] = (_shape_of(_spot_at(x, y, contrast, face, side)), contrast, face)
+    return got[0]
+
+
+def _shape_of(spot: tuple[np.ndarray, int, int] | None) -> tuple[float, float, float] | None:
+    """_spot_shape of a spot from _spot_at."""
     if spot is None:
         return None
     mom = cv2.moments((spot[0] == 2).view(np.uint8), binaryImage=True)
@@ -1013,16 +1056,19 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
         # whose highlights outshine the pips in all of Lab), there at a lower level too
         contrast = maps.contrast(n, face)
         if contrast is not None:
-            read = _bars_on(contrast, maps.edge_angle, face, side, centre, least, floor, level)
+            read = _bars_on(contrast, maps.edge_angle, face, side, centre, least, floor, level, maps.smooth(n, SMOOTH))
             if read is not None:
                 return read
     return None
 
 
 def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: float, centre: np.ndarray,
-             least: float, floor: float, level: float) -> SpotRead | None:
-    """_two_bars on one contrast map whose pips are no weaker than floor, its bars above level of its top."""
-    smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, SMOOTH * side))
+             least: float, floor: float, level: float, smooth: np.ndarray | None = None) -> SpotRead | None:
+    """_two_bars on one contrast map whose pips are no weaker than floor, its bars above level of its top.
+
+    smooth: the map smoothed at SMOOTH, when made already."""
+    if smooth is None:
+        smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, SMOOTH * side))
     top = float(smooth[face].max())
     if top < floor:
         return None
