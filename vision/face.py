@@ -17,6 +17,7 @@ whose holes form a 1-6 layout best wins; none fits -> the die is unreadable.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -80,6 +81,11 @@ def _axes(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> list[np.n
     body in hue more than in brightness (yellow on teal) when the first is taken by glare
     or a translucent body's own shading.
     """
+    return list(_axis_maps(patch, mask, second))
+
+
+def _axis_maps(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> Iterator[np.ndarray]:
+    """_axes one at a time: the second is projected only when the first did not read (_read_holes)."""
     pix = patch.reshape(-1, 3).astype(np.float32)
     # the axes come from the die's inside only: its outline and shadow would make them
     # "die vs surface" instead of "body vs pips"
@@ -88,13 +94,12 @@ def _axes(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> list[np.n
     if len(sel) < 30:
         sel = pix[mask.ravel() > 0]
     if len(sel) < 30:
-        return []
+        return
     mean = sel.mean(axis=0)
     d = sel.astype(np.float64)
     d -= d.mean(axis=0)
     cov = (d.T @ d) / (len(d) - 1)  # np.cov's sample covariance, without its checks
     _, vecs = np.linalg.eigh(cov)
-    out = []
     inside = mask.ravel() > 0
     for v in (vecs[:, -1], vecs[:, -2])[:2 if second else 1]:
         if v.sum() < 0:
@@ -104,8 +109,7 @@ def _axes(patch: np.ndarray, mask: np.ndarray, second: bool = True) -> list[np.n
         if hi - lo < 12.0:  # no contrast along this axis: no pips to see
             continue
         g = np.clip((proj - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
-        out.append(g.reshape(patch.shape[:2]))
-    return out
+        yield g.reshape(patch.shape[:2])
 
 
 def _percentiles(a: np.ndarray, q1: float, q2: float) -> tuple[float, float]:
@@ -357,13 +361,13 @@ def _weigh(patch: np.ndarray, mask: np.ndarray, second_axis: bool, by_spots: Spo
 
 
 def _read_holes(patch: np.ndarray, mask: np.ndarray, second_axis: bool) -> FaceRead:
-    axes = _axes(patch, mask, second_axis)
-    if not axes:
-        return FaceRead(None, 0.0, "no contrast")
-    for i, g in enumerate(axes):
+    read = None
+    for i, g in enumerate(_axis_maps(patch, mask, second_axis)):
         read = _read_plane(g, mask, second_axis)
         if read.value is not None and not (i > 0 and read.value in SECOND_AXIS_DOUBT):
             return read
+    if read is None:
+        return FaceRead(None, 0.0, "no contrast")
     # a 2 or 3 read on the second axis only: the pips of a bigger face that show there in
     # part (on the cached crops 3 such reads were right and 10 wrong)
     return FaceRead(None, 0.0, "unclear") if read.value is not None else read

@@ -1169,17 +1169,20 @@ def _past_a_streak(peaks: list[tuple[float, float, float]], smooth: np.ndarray, 
             weakest = sel[-1][2]
             pts = np.array([(t[0], t[1]) for t in sel], np.float32)
             err = layout_error(pts, side)
-            if err is None or (k in held and layout_tilt(pts, edge_angle) > MAX_TILT):
+            if err is None:
                 continue
-            if not _pip_shaped(sel, smooth, inside, side, contrast):
+            rest = peaks[k + 1][2] if k + 1 < len(peaks) else 0.0
+            score = 1.0 - rest / max(1e-3, weakest) - err
+            if best is not None and score <= best[0]:
+                continue  # cannot beat the best: the checks below (each only a filter) need not be made
+            if k in held and layout_tilt(pts, edge_angle) > MAX_TILT:
                 continue
             pips = [shape(i) for i in range(k + 1) if i != j]
             if any(sh is None or sh[1] > SKIP_ROUND for sh in pips):
                 continue
             if streak[0] > SKIP_SIZE * min(sh[0] for sh in pips):
                 continue
-            rest = peaks[k + 1][2] if k + 1 < len(peaks) else 0.0
-            score = 1.0 - rest / max(1e-3, weakest) - err
-            if best is None or score > best[0]:
-                best = (score, k, pts)
+            if not _pip_shaped(sel, smooth, inside, side, contrast):
+                continue
+            best = (score, k, pts)
     return best
