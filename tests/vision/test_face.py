@@ -86,11 +86,11 @@ def test_the_spot_readers_spare_read_is_taken_only_when_the_hole_reader_reads_no
 def test_a_two_on_the_second_colour_axis_alone_is_not_read(monkeypatch):
     img, mask = _crop(2)
     first, second = face._axes(img, mask)[0], 255 - face._axes(img, mask)[0]
-    monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [np.zeros_like(first), second])
+    monkeypatch.setattr(face, "_axis_maps", lambda p, m, s=True: [np.zeros_like(first), second])
     assert face._read_holes(img, mask, True).value is None
-    monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [np.zeros_like(first), first])
+    monkeypatch.setattr(face, "_axis_maps", lambda p, m, s=True: [np.zeros_like(first), first])
     assert face._read_holes(img, mask, True).value is None
-    monkeypatch.setattr(face, "_axes", lambda p, m, s=True: [first, np.zeros_like(first)])
+    monkeypatch.setattr(face, "_axis_maps", lambda p, m, s=True: [first, np.zeros_like(first)])
     assert face._read_holes(img, mask, True).value == 2
 
 
