@@ -119,6 +119,14 @@ FACE_COVER = 0.6
 # least HEAP of its area (byler-d6's heaps 0.22-0.66); the tray's rim with a die or two
 # read against it fills 0.02 or less: its leftover would be rim, not dice
 HEAP = 0.2
+# Such a heap, up to HEAP_MOST die areas, is cut at its dice's cores too (bodies.
+# split_at_cores, which leaves blobs over MAX_DICE whole) once every other rule has read:
+# the raised levels drop a pale die by a dark one (its body is under the level) and the
+# leftover's few deepest points miss dice a heap of 9-35 die areas holds (byler-d6's). A die
+# read so counts HEAP_APART die edges or more from every die read (nearer, the part
+# straddled a read die and its neighbour)
+HEAP_MOST = 40.0
+HEAP_APART = 0.85
 # a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part) whose face
 # lies within NEAR die edges of another read die's is that die's side face, not a die
 NEAR = 1.0
@@ -274,6 +282,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     by_area: list[Die] = []  # dice read from a part around a core the blob's area called for
     # blobs that read a die, its read faces and its unclear parts' outlines
     rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
+    heaps: list[Blob] = []  # blobs over MAX_DICE die areas, under HEAP_MOST, in view
 
     def take(result: Die, claim: np.ndarray | None = None, side: float | None = None) -> None:
         """Keep a die read, with what it claims from the pip seeds and its die edge (frame
@@ -352,6 +361,9 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             left.append(_leftover(blob, held, mask))
         if n_read and REST_BLOB * die * die < blob.area <= MAX_DICE * die * die:
             rest.append((blob, faces, vague))
+        if (MAX_DICE * die * die < blob.area <= HEAP_MOST * die * die and n_read * die * die >= HEAP * blob.area
+                and not _cut_by_view(blob, work.shape, edges)):
+            heaps.append(blob)
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
     # end reads instead, when that is a die other than a 2 (else the 2 stays)
@@ -501,6 +513,22 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for part, u in pairs:
         if sum(_in_part(part, d, s) for d in dice) >= 2:
             unreadable = [x for x in unreadable if x is not u]
+    # heaps of dice over MAX_DICE die areas: what their cut at the cores reads beside the dice
+    # read so far (a re-roll asked for where it reads was for that die)
+    for blob in heaps:
+        tails: list[Blob] = []  # (a part by a tail is a cable's: not read)
+        for part in split_at_cores(blob, mask, die, tails, True, HEAP_MOST):
+            # a part that holds a read die, or centred TWICE near one, is that die's again
+            # (not read: the cut's reads are a heap's many, a frame's slowest)
+            (px, py), _, _ = part.rect
+            if (part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges)
+                    or any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
+                    or _holds_read(part, dice, s)):
+                continue
+            result = _read_blob(frame_bgr, part, s, die)
+            if isinstance(result, Die) and _apart(result, dice, HEAP_APART * die / s):
+                unreadable = [u for u in unreadable if not _on_unclear(result, [u])]
+                take(result, _core_claim(part, die))
     # a lone blob smaller than a die that read as one within NEAR die edges of another die
     # read is that die's side face (a pale die's side shows its pips, its outline not):
     # two dice's top faces lie a die edge apart at least
