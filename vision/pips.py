@@ -189,6 +189,14 @@ ROW_THICK = 0.12  # ... at least this thick (die edges)
 # box and shows SPOT_LEAST a side (and 2 px: the least a spot shows at the working scale)
 PIP_LONG, PIP_WIDE, ROW_LONG, ROW_FLAT = 0.4, 0.35, 0.75, 2.2
 SPOT_FILL, SPOT_LEAST = 0.4, 0.08
+# a part that runs into the camera's view edge is read after all, in a view from straight
+# above, when it is one die's square blob (squareness over EDGE_SQUARE, ONE_DIE areas) that
+# meets each edge along at most EDGE_TOUCH die edges: a die turned to the edge touches it at a
+# corner, or its shadow grazes it; a thing running out of view (a laptop's key row, a cable)
+# meets it along its width (penlington-wood four_45's key under shift3: a 2). _face_cut still
+# drops a face that runs out of view
+EDGE_SQUARE = 0.75
+EDGE_TOUCH = 0.5
 TURN_LEAST = 0.25  # die edges: a turned row is looked for in spots at least this long only (its box is measured)
 SMALL_SQUARE = 0.85  # die edges: a core's square that reads unclear is read again this big (1.0: not; _read_square)
 SMALL_LEAST = 3  # ... and that read counts when it shows this many pips or more: over a die of the full size the smaller
@@ -283,6 +291,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # blobs that read a die, its read faces and its unclear parts' outlines
     rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
     heaps: list[Blob] = []  # blobs over MAX_DICE die areas, under HEAP_MOST, in view
+    at_edge: list[Blob] = []  # die-shaped parts that touch the view's edge (_whole_die)
 
     def take(result: Die, claim: np.ndarray | None = None, side: float | None = None) -> None:
         """Keep a die read, with what it claims from the pip seeds and its die edge (frame
@@ -316,7 +325,11 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         parts += [p for p in by_tail if p.squareness > SQUARE and p.area < SEVERAL * die * die]
         for i, part in enumerate(parts):
             # a part is one die's, perhaps with its shadow (at most a core's reach around)
-            if part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges):
+            if part.area > MAX_PART * die * die:
+                continue
+            if _cut_by_view(part, work.shape, edges):
+                if _whole_die(part, die, work.shape, edges):
+                    at_edge.append(part)
                 continue
             result = _read_blob(frame_bgr, part, s, die)
             if result is None and _oblique(part, die):
@@ -513,6 +526,14 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for part, u in pairs:
         if sum(_in_part(part, d, s) for d in dice) >= 2:
             unreadable = [x for x in unreadable if x is not u]
+    # die-shaped parts that only touch the camera's view edge, in a view from straight above
+    # (an oblique view's edge cuts things on the desk: keys, a mug): a die read there counts
+    for part in at_edge if down else ():
+        if _holds_read(part, dice, s):
+            continue
+        result = _read_blob(frame_bgr, part, s, die)
+        if isinstance(result, Die) and _apart(result, dice, TWICE * die / s):
+            take(result, part.contour)
     # heaps of dice over MAX_DICE die areas: what their cut at the cores reads beside the dice
     # read so far (a re-roll asked for where it reads was for that die)
     for blob in heaps:
@@ -1016,6 +1037,18 @@ def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bo
     x, y, w, h = cv2.boundingRect(blob.contour)
     return ((edges[0] and x <= 0) or (edges[1] and y <= 0)
             or (edges[2] and x + w >= shape[1]) or (edges[3] and y + h >= shape[0]))
+
+
+def _whole_die(blob: Blob, die: float, shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Is a blob the camera's view cuts (_cut_by_view) one whole die's that only touches
+    the view's edge (EDGE_SQUARE, EDGE_TOUCH)?"""
+    if not (blob.squareness > EDGE_SQUARE and ONE_DIE[0] * die * die < blob.area < ONE_DIE[1] * die * die):
+        return False
+    pts = blob.contour.reshape(-1, 2)
+    h, w = shape[:2]
+    sides = ((pts[:, 0] <= 0, 1), (pts[:, 1] <= 0, 0), (pts[:, 0] >= w - 1, 1), (pts[:, 1] >= h - 1, 0))
+    return all(not (view and on.any() and np.ptp(pts[on, along]) > EDGE_TOUCH * die)
+               for view, (on, along) in zip(edges, sides))
 
 
 def _face_cut(die: Die, fw: int, fh: int, edges: tuple[bool, bool, bool, bool]) -> bool:

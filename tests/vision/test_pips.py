@@ -102,6 +102,43 @@ def test_a_die_cut_by_the_view_is_not_read_but_one_at_a_region_edge_is(dice_sets
     assert region.values == (5, 5, 5, 5, 5)
 
 
+def test_a_die_that_only_touches_the_view_edge_is_read_from_above(dice_sets, monkeypatch):
+    """byler-d6 095545's 4 by the photo's left edge: its blob touches the view's edge at a
+    corner (under EDGE_TOUCH of a die edge), so it is a whole die, read from straight above
+    on every grid; taken for one the view cuts (EDGE_SQUARE out of reach) it is missed on
+    the photo as it is, moved one pixel and turned a degree (moved (3, 2) its blob does
+    not reach the edge)."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191209_095545.jpg")
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == (22, 431)]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+
+    def read_in_box():
+        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+
+    assert read_in_box() == [[4]] * 4 and box.value == 4
+    monkeypatch.setattr(pips, "EDGE_SQUARE", 1.0)
+    assert read_in_box() == [[], [], [4], []]
+
+
+def test_a_thing_running_out_of_the_view_is_not_read_as_a_die(dice_sets, monkeypatch):
+    """penlington-wood four_45 moved (3, 2): a laptop key in the frame's corner is a square
+    blob of a die's size that the view cuts, and reads as a 2; it meets the view's edge
+    along its width (over EDGE_TOUCH), so it is not taken for a die touching the edge."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "four_45.jpg")
+    frame = CHANGES["shift3"](cv2.imread(str(image.path)))
+    assert read_frame(frame).values == image.values
+    monkeypatch.setattr(pips, "EDGE_TOUCH", 10.0)
+    assert read_frame(frame).values == tuple(sorted(image.values + (2,)))
+
+
 def test_blank_frame_reads_nothing():
     frame = np.full((480, 640, 3), 200, np.uint8)
     reading = read_frame(frame)
