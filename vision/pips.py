@@ -127,6 +127,16 @@ HEAP = 0.2
 # straddled a read die and its neighbour)
 HEAP_MOST = 40.0
 HEAP_APART = 0.85
+# A blob of several dice whose raised levels found fewer die-like parts than its area holds
+# is cut at its cores instead (bodies.raise_level, split_at_cores); its raised parts are read
+# too once every other rule has read (RAISED_AGAIN), a die there counting when it shows
+# RAISED_LEAST pips or more (a part cut at a raised level may be a die's darker half: one
+# pip, read as a 1; byler-d6 112342's black 2 did so on every grid), lies HEAP_APART die
+# edges from every die read (nearer, it is one of theirs) and not where a re-roll is asked
+# (a die the reader left unclear stays so: this finds the dice the cut missed, e.g. byler-d6
+# 111411's 2 by the tray wall, or ran together with a neighbour)
+RAISED_AGAIN = True
+RAISED_LEAST = 2
 # a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part) whose face
 # lies within NEAR die edges of another read die's is that die's side face, not a die
 NEAR = 1.0
@@ -292,6 +302,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
     heaps: list[Blob] = []  # blobs over MAX_DICE die areas, under HEAP_MOST, in view
     at_edge: list[Blob] = []  # die-shaped parts that touch the view's edge (_whole_die)
+    unraised: list[Blob] = []  # raised parts of blobs cut at their cores instead (RAISED_AGAIN)
 
     def take(result: Die, claim: np.ndarray | None = None, side: float | None = None) -> None:
         """Keep a die read, with what it claims from the pip seeds and its die edge (frame
@@ -311,6 +322,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             raised, n = raise_level(blob, mask, dist, die, MIN_BLOB_PX)
             if n and (n >= round(blob.area / (die * die)) or blob.area > MAX_DICE * die * die):
                 parts = raised
+            elif n and RAISED_AGAIN:
+                unraised.extend(raised)
         by_tail: list[Blob] = []
         held: list[np.ndarray] = []
         faces: list[np.ndarray] = []  # the faces read in the blob (working pixels)
@@ -375,7 +388,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         if n_read and REST_BLOB * die * die < blob.area <= MAX_DICE * die * die:
             rest.append((blob, faces, vague))
         if (MAX_DICE * die * die < blob.area <= HEAP_MOST * die * die and n_read * die * die >= HEAP * blob.area
-                and not _cut_by_view(blob, work.shape, edges)):
+                and not _cut_by_view(blob, work.shape, edges)
+                and cv2.countNonZero(left[-1][0]) >= ONE_DIE[0] * die * die):
             heaps.append(blob)
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
@@ -550,6 +564,18 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             if isinstance(result, Die) and _apart(result, dice, HEAP_APART * die / s):
                 unreadable = [u for u in unreadable if not _on_unclear(result, [u])]
                 take(result, _core_claim(part, die))
+    # the raised parts of blobs of several dice that were cut at their cores instead: a die
+    # the cut at the cores missed or ran together with its neighbour
+    for part in unraised:
+        (px, py), _, _ = part.rect
+        if (not ONE_DIE[0] * die * die < part.area <= MAX_PART * die * die or _cut_by_view(part, work.shape, edges)
+                or any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
+                or _holds_read(part, dice, s)):
+            continue
+        result = _read_blob(frame_bgr, part, s, die)
+        if (isinstance(result, Die) and result.value >= RAISED_LEAST and _apart(result, dice, HEAP_APART * die / s)
+                and not _on_unclear(result, unreadable)):
+            take(result, _core_claim(part, die))
     # a lone blob smaller than a die that read as one within NEAR die edges of another die
     # read is that die's side face (a pale die's side shows its pips, its outline not):
     # two dice's top faces lie a die edge apart at least

@@ -647,6 +647,31 @@ def test_a_heap_over_max_dice_is_cut_at_its_cores_too(dice_sets, file, at, monke
     assert read_in_box() == [[]] * 4
 
 
+@pytest.mark.parametrize("name, file, at", [("byler-d6", "IMG_20191208_111411.jpg", (293, 133)),
+                                            ("byler-d6", "IMG_20191208_112942.jpg", (129, 260))])
+def test_a_blob_cut_at_its_cores_has_its_raised_parts_read_too(dice_sets, name, file, at, monkeypatch):
+    """byler-d6 111411's 2 by the tray wall, run together with a 1 and a 4 (3.1-3.5 die
+    areas), and 112942's 5 beside a 6: the raised levels found fewer die-like parts than the
+    blob's area holds, so it was cut at its cores, which missed the die; its raised part
+    reads it (RAISED_AGAIN) on every grid (none, shift1, shift3, turn1). Without that,
+    111411's 2 is missed on three of them and 112942's 5 on two."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / name) if i.file == file)
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+
+    def read_in_box():
+        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+
+    assert read_in_box() == [[box.value]] * 4
+    monkeypatch.setattr(pips, "RAISED_AGAIN", False)
+    assert sum(r == [] for r in read_in_box()) >= 2
+
+
 def test_a_part_its_face_covers_little_of_claims_only_its_face_from_the_pip_seeds(dice_sets, monkeypatch):
     """penlington-wood five_34: two pale 5s, one behind the other in the oblique view,
     make one part that reads as the nearer die, its face box under FACE_COVER of it. The
@@ -1074,8 +1099,9 @@ def test_a_die_read_where_a_reroll_was_asked_is_that_die():
 def test_a_neighbour_of_a_read_die_by_an_unclear_part_reads(dice_sets, monkeypatch):
     """byler-d6 111642 read in a region: the 3 at (169, 377) touches a die whose part read
     unclear; searched from that unclear part the neighbour was not looked at. From the
-    read face it reads as the 3. The heap's area cores (bodies.MORE_LEAST) now read it
-    too: off here; then with no neighbour search (REST_BLOB out of reach) it is missed.
+    read face it reads as the 3. The heap's area cores (bodies.MORE_LEAST) and the raised
+    parts of a blob cut at its cores (RAISED_AGAIN) now read it too: off here; then with no
+    neighbour search (REST_BLOB out of reach) it is missed.
     (That the search starts from read faces only is shown on a drawn blob:
     test_a_neighbour_is_looked_for_from_read_faces_only.)"""
     import vision.bodies as bodies
@@ -1091,6 +1117,7 @@ def test_a_neighbour_of_a_read_die_by_an_unclear_part_reads(dice_sets, monkeypat
 
     assert read_in_box() == [3]
     monkeypatch.setattr(bodies, "MORE_LEAST", 1e9)
+    monkeypatch.setattr(pips, "RAISED_AGAIN", False)
     assert read_in_box() == [3]
     monkeypatch.setattr(pips, "REST_BLOB", 1e9)
     assert read_in_box() == []
