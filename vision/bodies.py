@@ -283,7 +283,7 @@ def die_size_inscribed(candidates: list[Blob], mask: np.ndarray) -> float | None
 
 
 def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob] | None = None,
-                   in_view: bool = True) -> list[Blob]:
+                   in_view: bool = True, most: float = MAX_DICE) -> list[Blob]:
     """A blob of dice run together, cut into one part a die around each die's core.
 
     Each die keeps a core far from the blob's outline (its inscribed circle, radius about
@@ -298,7 +298,7 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
     may still be fewer than its area holds dice (its thickest place is where dice meet):
     the missing ones are added (_more_cores) and their parts marked by_area.
     """
-    if blob.area > MAX_DICE * die * die:
+    if blob.area > most * die * die:
         return [blob]  # a tray's rim or a laptop's edge: raise_level's job, not this
     filled, (x, y) = blob.filled()
     h, w = filled.shape
@@ -318,7 +318,7 @@ def split_at_cores(blob: Blob, mask: np.ndarray, die: float, by_tail: list[Blob]
     # camera's view (in_view False: its area counts only its part in view; the caller knows
     # which edges are the camera's, a region's edge is the tray wall) it holds as many dice
     # as its area says
-    more = _more_cores(dt, seeds, die, blob.area) if tails is None and in_view else []
+    more = _more_cores(dt, seeds, die, blob.area, most) if tails is None and in_view else []
     if more:
         seeds = seeds + more
         owner, tails = _owners(sub, dt, seeds, die)
@@ -371,7 +371,8 @@ def _owners(sub: np.ndarray, dt: np.ndarray, seeds: list[tuple[int, int]], die: 
     return owner, tails
 
 
-def _more_cores(dt: np.ndarray, seeds: list[tuple[int, int]], die: float, area: float) -> list[tuple[int, int]]:
+def _more_cores(dt: np.ndarray, seeds: list[tuple[int, int]], die: float, area: float,
+                most: float = MAX_DICE) -> list[tuple[int, int]]:
     """Cores for the dice a heap's area holds beyond those _cores found.
 
     A heap's thickest place is where dice meet (three dice in an L: the circle inscribed
@@ -381,7 +382,7 @@ def _more_cores(dt: np.ndarray, seeds: list[tuple[int, int]], die: float, area: 
     die edges inside the outline) farthest from the cores so far, while that is MORE_GAP
     die edges or more from them (two touching dice's middles are a die edge apart).
     """
-    want = min(int(round(area / (die * die))), int(MAX_DICE))
+    want = min(int(round(area / (die * die))), int(most))
     if want <= len(seeds) or want < MORE_LEAST:
         return []
     ys, xs = np.nonzero(dt > MORE_DEPTH * die)

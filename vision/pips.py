@@ -119,6 +119,24 @@ FACE_COVER = 0.6
 # least HEAP of its area (byler-d6's heaps 0.22-0.66); the tray's rim with a die or two
 # read against it fills 0.02 or less: its leftover would be rim, not dice
 HEAP = 0.2
+# Such a heap, up to HEAP_MOST die areas, is cut at its dice's cores too (bodies.
+# split_at_cores, which leaves blobs over MAX_DICE whole) once every other rule has read:
+# the raised levels drop a pale die by a dark one (its body is under the level) and the
+# leftover's few deepest points miss dice a heap of 9-35 die areas holds (byler-d6's). A die
+# read so counts HEAP_APART die edges or more from every die read (nearer, the part
+# straddled a read die and its neighbour)
+HEAP_MOST = 40.0
+HEAP_APART = 0.85
+# A blob of several dice whose raised levels found fewer die-like parts than its area holds
+# is cut at its cores instead (bodies.raise_level, split_at_cores); its raised parts are read
+# too once every other rule has read (RAISED_AGAIN), a die there counting when it shows
+# RAISED_LEAST pips or more (a part cut at a raised level may be a die's darker half: one
+# pip, read as a 1; byler-d6 112342's black 2 did so on every grid), lies HEAP_APART die
+# edges from every die read (nearer, it is one of theirs) and not where a re-roll is asked
+# (a die the reader left unclear stays so: this finds the dice the cut missed, e.g. byler-d6
+# 111411's 2 by the tray wall, or ran together with a neighbour)
+RAISED_AGAIN = True
+RAISED_LEAST = 2
 # a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part) whose face
 # lies within NEAR die edges of another read die's is that die's side face, not a die
 NEAR = 1.0
@@ -181,6 +199,14 @@ ROW_THICK = 0.12  # ... at least this thick (die edges)
 # box and shows SPOT_LEAST a side (and 2 px: the least a spot shows at the working scale)
 PIP_LONG, PIP_WIDE, ROW_LONG, ROW_FLAT = 0.4, 0.35, 0.75, 2.2
 SPOT_FILL, SPOT_LEAST = 0.4, 0.08
+# a part that runs into the camera's view edge is read after all, in a view from straight
+# above, when it is one die's square blob (squareness over EDGE_SQUARE, ONE_DIE areas) that
+# meets each edge along at most EDGE_TOUCH die edges: a die turned to the edge touches it at a
+# corner, or its shadow grazes it; a thing running out of view (a laptop's key row, a cable)
+# meets it along its width (penlington-wood four_45's key under shift3: a 2). _face_cut still
+# drops a face that runs out of view
+EDGE_SQUARE = 0.75
+EDGE_TOUCH = 0.5
 TURN_LEAST = 0.25  # die edges: a turned row is looked for in spots at least this long only (its box is measured)
 SMALL_SQUARE = 0.85  # die edges: a core's square that reads unclear is read again this big (1.0: not; _read_square)
 SMALL_LEAST = 3  # ... and that read counts when it shows this many pips or more: over a die of the full size the smaller
@@ -274,6 +300,9 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     by_area: list[Die] = []  # dice read from a part around a core the blob's area called for
     # blobs that read a die, its read faces and its unclear parts' outlines
     rest: list[tuple[Blob, list[np.ndarray], list[np.ndarray]]] = []
+    heaps: list[Blob] = []  # blobs over MAX_DICE die areas, under HEAP_MOST, in view
+    at_edge: list[Blob] = []  # die-shaped parts that touch the view's edge (_whole_die)
+    unraised: list[Blob] = []  # raised parts of blobs cut at their cores instead (RAISED_AGAIN)
 
     def take(result: Die, claim: np.ndarray | None = None, side: float | None = None) -> None:
         """Keep a die read, with what it claims from the pip seeds and its die edge (frame
@@ -293,6 +322,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             raised, n = raise_level(blob, mask, dist, die, MIN_BLOB_PX)
             if n and (n >= round(blob.area / (die * die)) or blob.area > MAX_DICE * die * die):
                 parts = raised
+            elif n and RAISED_AGAIN:
+                unraised.extend(raised)
         by_tail: list[Blob] = []
         held: list[np.ndarray] = []
         faces: list[np.ndarray] = []  # the faces read in the blob (working pixels)
@@ -307,7 +338,11 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         parts += [p for p in by_tail if p.squareness > SQUARE and p.area < SEVERAL * die * die]
         for i, part in enumerate(parts):
             # a part is one die's, perhaps with its shadow (at most a core's reach around)
-            if part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges):
+            if part.area > MAX_PART * die * die:
+                continue
+            if _cut_by_view(part, work.shape, edges):
+                if _whole_die(part, die, work.shape, edges):
+                    at_edge.append(part)
                 continue
             result = _read_blob(frame_bgr, part, s, die)
             if result is None and _oblique(part, die):
@@ -352,6 +387,10 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             left.append(_leftover(blob, held, mask))
         if n_read and REST_BLOB * die * die < blob.area <= MAX_DICE * die * die:
             rest.append((blob, faces, vague))
+        if (MAX_DICE * die * die < blob.area <= HEAP_MOST * die * die and n_read * die * die >= HEAP * blob.area
+                and not _cut_by_view(blob, work.shape, edges)
+                and cv2.countNonZero(left[-1][0]) >= ONE_DIE[0] * die * die):
+            heaps.append(blob)
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
     # end reads instead, when that is a die other than a 2 (else the 2 stays)
@@ -501,6 +540,42 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for part, u in pairs:
         if sum(_in_part(part, d, s) for d in dice) >= 2:
             unreadable = [x for x in unreadable if x is not u]
+    # die-shaped parts that only touch the camera's view edge, in a view from straight above
+    # (an oblique view's edge cuts things on the desk: keys, a mug): a die read there counts
+    for part in at_edge if down else ():
+        if _holds_read(part, dice, s):
+            continue
+        result = _read_blob(frame_bgr, part, s, die)
+        if isinstance(result, Die) and _apart(result, dice, TWICE * die / s):
+            take(result, part.contour)
+    # heaps of dice over MAX_DICE die areas: what their cut at the cores reads beside the dice
+    # read so far (a re-roll asked for where it reads was for that die)
+    for blob in heaps:
+        tails: list[Blob] = []  # (a part by a tail is a cable's: not read)
+        for part in split_at_cores(blob, mask, die, tails, True, HEAP_MOST):
+            # a part that holds a read die, or centred TWICE near one, is that die's again
+            # (not read: the cut's reads are a heap's many, a frame's slowest)
+            (px, py), _, _ = part.rect
+            if (part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges)
+                    or any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
+                    or _holds_read(part, dice, s)):
+                continue
+            result = _read_blob(frame_bgr, part, s, die)
+            if isinstance(result, Die) and _apart(result, dice, HEAP_APART * die / s):
+                unreadable = [u for u in unreadable if not _on_unclear(result, [u])]
+                take(result, _core_claim(part, die))
+    # the raised parts of blobs of several dice that were cut at their cores instead: a die
+    # the cut at the cores missed or ran together with its neighbour
+    for part in unraised:
+        (px, py), _, _ = part.rect
+        if (not ONE_DIE[0] * die * die < part.area <= MAX_PART * die * die or _cut_by_view(part, work.shape, edges)
+                or any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
+                or _holds_read(part, dice, s)):
+            continue
+        result = _read_blob(frame_bgr, part, s, die)
+        if (isinstance(result, Die) and result.value >= RAISED_LEAST and _apart(result, dice, HEAP_APART * die / s)
+                and not _on_unclear(result, unreadable)):
+            take(result, _core_claim(part, die))
     # a lone blob smaller than a die that read as one within NEAR die edges of another die
     # read is that die's side face (a pale die's side shows its pips, its outline not):
     # two dice's top faces lie a die edge apart at least
@@ -988,6 +1063,18 @@ def _cut_by_view(blob: Blob, shape: tuple[int, ...], edges: tuple[bool, bool, bo
     x, y, w, h = cv2.boundingRect(blob.contour)
     return ((edges[0] and x <= 0) or (edges[1] and y <= 0)
             or (edges[2] and x + w >= shape[1]) or (edges[3] and y + h >= shape[0]))
+
+
+def _whole_die(blob: Blob, die: float, shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Is a blob the camera's view cuts (_cut_by_view) one whole die's that only touches
+    the view's edge (EDGE_SQUARE, EDGE_TOUCH)?"""
+    if not (blob.squareness > EDGE_SQUARE and ONE_DIE[0] * die * die < blob.area < ONE_DIE[1] * die * die):
+        return False
+    pts = blob.contour.reshape(-1, 2)
+    h, w = shape[:2]
+    sides = ((pts[:, 0] <= 0, 1), (pts[:, 1] <= 0, 0), (pts[:, 0] >= w - 1, 1), (pts[:, 1] >= h - 1, 0))
+    return all(not (view and on.any() and np.ptp(pts[on, along]) > EDGE_TOUCH * die)
+               for view, (on, along) in zip(edges, sides))
 
 
 def _face_cut(die: Die, fw: int, fh: int, edges: tuple[bool, bool, bool, bool]) -> bool:

@@ -102,6 +102,43 @@ def test_a_die_cut_by_the_view_is_not_read_but_one_at_a_region_edge_is(dice_sets
     assert region.values == (5, 5, 5, 5, 5)
 
 
+def test_a_die_that_only_touches_the_view_edge_is_read_from_above(dice_sets, monkeypatch):
+    """byler-d6 095545's 4 by the photo's left edge: its blob touches the view's edge at a
+    corner (under EDGE_TOUCH of a die edge), so it is a whole die, read from straight above
+    on every grid; taken for one the view cuts (EDGE_SQUARE out of reach) it is missed on
+    the photo as it is, moved one pixel and turned a degree (moved (3, 2) its blob does
+    not reach the edge)."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191209_095545.jpg")
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == (22, 431)]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+
+    def read_in_box():
+        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+
+    assert read_in_box() == [[4]] * 4 and box.value == 4
+    monkeypatch.setattr(pips, "EDGE_SQUARE", 1.0)
+    assert read_in_box() == [[], [], [4], []]
+
+
+def test_a_thing_running_out_of_the_view_is_not_read_as_a_die(dice_sets, monkeypatch):
+    """penlington-wood four_45 moved (3, 2): a laptop key in the frame's corner is a square
+    blob of a die's size that the view cuts, and reads as a 2; it meets the view's edge
+    along its width (over EDGE_TOUCH), so it is not taken for a die touching the edge."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "four_45.jpg")
+    frame = CHANGES["shift3"](cv2.imread(str(image.path)))
+    assert read_frame(frame).values == image.values
+    monkeypatch.setattr(pips, "EDGE_TOUCH", 10.0)
+    assert read_frame(frame).values == tuple(sorted(image.values + (2,)))
+
+
 def test_blank_frame_reads_nothing():
     frame = np.full((480, 640, 3), 200, np.uint8)
     reading = read_frame(frame)
@@ -587,6 +624,54 @@ def test_a_heap_bigger_than_max_dice_is_searched_when_its_dice_fill_it(dice_sets
     assert read_in_box() == []
 
 
+@pytest.mark.parametrize("file, at", [("IMG_20191208_112332.jpg", (279, 258)), ("IMG_20191208_111642.jpg", (243, 427))])
+def test_a_heap_over_max_dice_is_cut_at_its_cores_too(dice_sets, file, at, monkeypatch):
+    """byler-d6 112332's heap (34 die areas: a white 1 touching dark dice) and 111642's
+    (9-10): the raised levels and the leftover's deepest points miss a die the cut at the
+    heap's cores (HEAP_MOST) reads, on every grid (none, shift1, shift3, turn1); with the
+    cut only for blobs up to MAX_DICE, as before, it is missed on every grid."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+
+    def read_in_box():
+        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+
+    assert read_in_box() == [[box.value]] * 4
+    monkeypatch.setattr(pips, "HEAP_MOST", pips.MAX_DICE)
+    assert read_in_box() == [[]] * 4
+
+
+@pytest.mark.parametrize("name, file, at", [("byler-d6", "IMG_20191208_111411.jpg", (293, 133)),
+                                            ("byler-d6", "IMG_20191208_112942.jpg", (129, 260))])
+def test_a_blob_cut_at_its_cores_has_its_raised_parts_read_too(dice_sets, name, file, at, monkeypatch):
+    """byler-d6 111411's 2 by the tray wall, run together with a 1 and a 4 (3.1-3.5 die
+    areas), and 112942's 5 beside a 6: the raised levels found fewer die-like parts than the
+    blob's area holds, so it was cut at its cores, which missed the die; its raised part
+    reads it (RAISED_AGAIN) on every grid (none, shift1, shift3, turn1). Without that,
+    111411's 2 is missed on three of them and 112942's 5 on two."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / name) if i.file == file)
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+
+    def read_in_box():
+        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+
+    assert read_in_box() == [[box.value]] * 4
+    monkeypatch.setattr(pips, "RAISED_AGAIN", False)
+    assert sum(r == [] for r in read_in_box()) >= 2
+
+
 def test_a_part_its_face_covers_little_of_claims_only_its_face_from_the_pip_seeds(dice_sets, monkeypatch):
     """penlington-wood five_34: two pale 5s, one behind the other in the oblique view,
     make one part that reads as the nearer die, its face box under FACE_COVER of it. The
@@ -1014,8 +1099,9 @@ def test_a_die_read_where_a_reroll_was_asked_is_that_die():
 def test_a_neighbour_of_a_read_die_by_an_unclear_part_reads(dice_sets, monkeypatch):
     """byler-d6 111642 read in a region: the 3 at (169, 377) touches a die whose part read
     unclear; searched from that unclear part the neighbour was not looked at. From the
-    read face it reads as the 3. The heap's area cores (bodies.MORE_LEAST) now read it
-    too: off here; then with no neighbour search (REST_BLOB out of reach) it is missed.
+    read face it reads as the 3. The heap's area cores (bodies.MORE_LEAST) and the raised
+    parts of a blob cut at its cores (RAISED_AGAIN) now read it too: off here; then with no
+    neighbour search (REST_BLOB out of reach) it is missed.
     (That the search starts from read faces only is shown on a drawn blob:
     test_a_neighbour_is_looked_for_from_read_faces_only.)"""
     import vision.bodies as bodies
@@ -1031,6 +1117,7 @@ def test_a_neighbour_of_a_read_die_by_an_unclear_part_reads(dice_sets, monkeypat
 
     assert read_in_box() == [3]
     monkeypatch.setattr(bodies, "MORE_LEAST", 1e9)
+    monkeypatch.setattr(pips, "RAISED_AGAIN", False)
     assert read_in_box() == [3]
     monkeypatch.setattr(pips, "REST_BLOB", 1e9)
     assert read_in_box() == []
@@ -1106,11 +1193,14 @@ def test_pip_seeds_keep_less_clear_of_read_dice_in_a_straight_down_view(dice_set
     """byler-d6 111718: a pale 2 touching read dice in a heap, seen from straight above.
     SEED_CLEAR keeps pip seeds half a die edge clear of what was read, for the side faces
     an oblique camera sees (penlington-wood); from above no side face shows, and the 2's
-    pips lay within that margin: with SEED_CLEAR_DOWN it is read."""
+    pips lay within that margin: with SEED_CLEAR_DOWN it is read. (The cut of the heap at
+    its cores, HEAP_MOST, reads it too: that cut is off here, so the 2 is this rule's.)"""
     import vision.pips as pips
 
     box, read_in_box = _byler_box(dice_sets, "IMG_20191208_111718.jpg", (208, 365))
     assert read_in_box() == [box.value] == [2]
+    monkeypatch.setattr(pips, "HEAP_MOST", pips.MAX_DICE)
+    assert read_in_box() == [2]
     monkeypatch.setattr(pips, "SEED_CLEAR_DOWN", pips.SEED_CLEAR)
     assert read_in_box() == []
 
