@@ -214,6 +214,18 @@ SMALL_LEAST = 3  # ... and that read counts when it shows this many pips or more
 TWICE = 0.5  # die edges: a core's die this near a die read is that die again (touching dice's faces lie ~1 apart)
 COARSE_GROW = 1.5  # see read_frame: a coarse reading counts when its die is this much bigger,
 COARSE_SAME = 1.0  # or this much and it reads no more dice than the fine one left unclear
+# a read die among UNLIKE_OTHERS or more other dice that are all pale (each face's darkest
+# quarter at UNLIKE_PALE grey or brighter, its median saturation at most UNLIKE_GREY) and
+# alike (their brightest quarters within UNLIKE_SPREAD grey of each other) is not one of them
+# when its face's brightest quarter lies UNLIKE_DARKER or more below theirs: a laptop's key,
+# a cable or a plug's label beside a set of pale dice (penlington-wood on moved grids: 12 of
+# its 37 extra dice over shift1/shift3/turn1). Dice of mixed colours (byler-d6) are not alike
+# and keep every die; with fewer others a lone coloured die among pale ones is one of them
+UNLIKE_OTHERS = 3
+UNLIKE_PALE = 140.0
+UNLIKE_GREY = 50.0
+UNLIKE_SPREAD = 25.0
+UNLIKE_DARKER = 35.0
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -597,6 +609,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     cut = [_face_cut(d, fw, fh, edges) for d in dice]
     if any(cut):
         dice, sides = _kept(dice, sides, [not c for c in cut])
+    if len(dice) > UNLIKE_OTHERS:
+        dice, sides = _kept(dice, sides, _alike(frame_bgr, dice))
     dice, unreadable = _offset(dice, unreadable, ox, oy)
     size = float(die_size_px) if die_size_px else (float(np.median(sides)) if sides else die / s)
     return FrameReading(tuple(dice), tuple(unreadable), size)
@@ -1075,6 +1089,54 @@ def _whole_die(blob: Blob, die: float, shape: tuple[int, ...], edges: tuple[bool
     sides = ((pts[:, 0] <= 0, 1), (pts[:, 1] <= 0, 0), (pts[:, 0] >= w - 1, 1), (pts[:, 1] >= h - 1, 0))
     return all(not (view and on.any() and np.ptp(pts[on, along]) > EDGE_TOUCH * die)
                for view, (on, along) in zip(edges, sides))
+
+
+def _face_pixels(frame: np.ndarray, die: Die) -> np.ndarray:
+    """A read die's face pixels inside its box (frame pixels; BGR, n x 1 x 3), every other
+    row and column: enough for its quartiles."""
+    face = _box(die.box)
+    x, y, w, h = cv2.boundingRect(face)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(frame.shape[1], x + w), min(frame.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((0, 1, 3), np.uint8)
+    patch = frame[y0:y1:2, x0:x1:2]
+    m = np.zeros(patch.shape[:2], np.uint8)
+    cv2.fillConvexPoly(m, np.rint((face.reshape(-1, 2) - np.array([x0, y0])) / 2.0).astype(np.int32), 1)
+    return patch[m > 0].reshape(-1, 1, 3)
+
+
+def _quartiles(grey: np.ndarray) -> tuple[float, float]:
+    """The 25th and 75th percentiles of a face's grey (0, 0 for no pixels)."""
+    n = grey.size
+    if not n:
+        return 0.0, 0.0
+    lo, hi = (n - 1) // 4, (3 * (n - 1)) // 4
+    part = np.partition(grey, (lo, hi))
+    return float(part[lo]), float(part[hi])
+
+
+def _alike(frame: np.ndarray, dice: list[Die]) -> list[bool]:
+    """Which read dice to keep: see UNLIKE_OTHERS (False for one much darker than a set of
+    pale dice alike). The saturation is looked at only for a frame with such a dark face."""
+    px = [_face_pixels(frame, d) for d in dice]
+    grey = [_quartiles(cv2.cvtColor(p, cv2.COLOR_BGR2GRAY).ravel()) if p.size else (0.0, 0.0) for p in px]
+    bright = sorted(hi for _, hi in grey)
+    if bright[0] > bright[1] - UNLIKE_DARKER:
+        return [True] * len(dice)  # no face lies far below the others'
+    keep = []
+    for i, (_, hi) in enumerate(grey):
+        others = [j for j in range(len(dice)) if j != i]
+        top = [grey[j][1] for j in others]
+        if (hi > min(top) - UNLIKE_DARKER or max(top) - min(top) > UNLIKE_SPREAD
+                or any(grey[j][0] < UNLIKE_PALE for j in others)):
+            keep.append(True)
+            continue
+        sat = []
+        for j in others:
+            sat.append(float(np.median(cv2.cvtColor(px[j], cv2.COLOR_BGR2HSV)[..., 1])) if px[j].size else 0.0)
+        keep.append(max(sat) > UNLIKE_GREY)
+    return keep
 
 
 def _face_cut(die: Die, fw: int, fh: int, edges: tuple[bool, bool, bool, bool]) -> bool:

@@ -136,7 +136,47 @@ def test_a_thing_running_out_of_the_view_is_not_read_as_a_die(dice_sets, monkeyp
     frame = CHANGES["shift3"](cv2.imread(str(image.path)))
     assert read_frame(frame).values == image.values
     monkeypatch.setattr(pips, "EDGE_TOUCH", 10.0)
+    monkeypatch.setattr(pips, "UNLIKE_DARKER", 1e9)  # the key's dark face is unlike the pale 4s too
     assert read_frame(frame).values == tuple(sorted(image.values + (2,)))
+
+
+def test_a_dark_thing_among_pale_dice_is_not_read_as_one(dice_sets, monkeypatch):
+    """penlington-wood five_44: five pale 5s and a plug's label with dark print beside
+    them. Moved (3, 2) or turned a degree, the print reads as a 1; its face is far darker
+    than the five alike pale faces (UNLIKE_DARKER), so it is not one of them: the photo
+    reads its five 5s on every grid, and with that bound out of reach an extra 1 on two."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == "five_44.jpg")
+    shot = cv2.imread(str(image.path))
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+    assert [read_frame(f).values for f in frames] == [image.values] * 4
+    monkeypatch.setattr(pips, "UNLIKE_DARKER", 1e9)
+    extra = tuple(sorted(image.values + (1,)))
+    assert [read_frame(f).values for f in frames] == [image.values, image.values, extra, extra]
+
+
+def test_a_dark_die_among_dice_of_mixed_colours_is_read(dice_sets, monkeypatch):
+    """byler-d6 100625: a dark 3 beside three alike coloured dice. They are not pale
+    (UNLIKE_PALE, UNLIKE_GREY), so the 3 is one of them and read on every grid; were any
+    set of alike faces enough, it would be dropped turned a degree as a thing unlike them."""
+    import vision.pips as pips
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == "IMG_20191209_100625.jpg")
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == (310, 412)]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+
+    def read_in_box(frame):
+        return [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])]
+
+    assert [read_in_box(f) for f in frames] == [[3]] * 4 and box.value == 3
+    monkeypatch.setattr(pips, "UNLIKE_PALE", 0.0)
+    monkeypatch.setattr(pips, "UNLIKE_GREY", 255.0)
+    assert read_in_box(frames[3]) == []
 
 
 def test_blank_frame_reads_nothing():
@@ -830,6 +870,7 @@ def test_a_cables_plug_by_its_tail_is_no_1(dice_sets, file, change, monkeypatch)
 
     assert off_labels(read_frame(frame)) == []
     monkeypatch.setattr(pips, "TAIL_ONE", 1e9)
+    monkeypatch.setattr(pips, "UNLIKE_DARKER", 1e9)  # the plug's face is unlike the pale 6s too
     assert off_labels(read_frame(frame)) == [1]
 
 
@@ -1308,6 +1349,7 @@ def test_a_cables_long_part_is_not_read_at_its_ends(dice_sets, monkeypatch):
     cut = bodies.split_at_cores
     monkeypatch.setattr(pips, "split_at_cores",
                         lambda blob, mask, die, by_tail=None, in_view=True: cut(blob, mask, die, None, in_view))
+    monkeypatch.setattr(pips, "UNLIKE_DARKER", 1e9)  # the plug's face is unlike the pale 5s too
     assert read_frame(frame).values == (5, 5, 5, 5, 6)
     monkeypatch.setattr(pips, "PAIR_END_LEAST", 99)
     assert read_frame(frame).values == image.values
