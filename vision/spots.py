@@ -78,7 +78,7 @@ SKIP_BELOW = 0.45  # ... and tried when the maps' best read is less sure than th
 OUTLINE_DROP = 2  # when no face reads surely, up to this many of the strongest peaks on the face patch's outline
 # (_past_the_outline) are passed over: the die's edge, a glint on it or a side face's pip there stands among the k
 # strongest peaks, breaks the layout or, as the next peak, makes the face unsure (byler-d6's largest group of
-# unreadable dice over none, shift1, shift3 and turn1: 74 of 211 'unclear' faces had their layout among the k+1 or k+2
+# unreadable dice over none, shift1, shift3 and turn1: 74 of 201 'unclear' faces had their layout among the k+1 or k+2
 # strongest peaks, and most of the peaks in the way lay on the outline, beyond the pips)
 OUTLINE_EDGE = 1.5  # ... a peak this near (crop pixels) the face patch's edge,
 OUTLINE_TOP = 8  # ... among this many strongest,
