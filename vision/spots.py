@@ -15,6 +15,7 @@ distance.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from collections.abc import Callable
@@ -74,6 +75,20 @@ SKIP_ROUND = BLOB_ROUND  # ... the pips left at most this long over their width 
 SKIP_BELOW = 0.45  # ... and tried when the maps' best read is less sure than this (vision.face's SURE_SPOTS). Taken
 # whenever one map did not read (the first try), a sure 3's centre moved and vision.pips' next crop read a 5 beside it as
 # a 1 (byler-d6 112926); at 0.25 (no read at all) one jpeg40 die fewer
+OUTLINE_DROP = 2  # when no face reads surely, up to this many of the strongest peaks on the face patch's outline
+# (_past_the_outline) are passed over: the die's edge, a glint on it or a side face's pip there stands among the k
+# strongest peaks, breaks the layout or, as the next peak, makes the face unsure (byler-d6's largest group of
+# unreadable dice over none, shift1, shift3 and turn1: 74 of 201 'unclear' faces had their layout among the k+1 or k+2
+# strongest peaks, and most of the peaks in the way lay on the outline, beyond the pips)
+OUTLINE_EDGE = 1.5  # ... a peak this near (crop pixels) the face patch's edge,
+OUTLINE_TOP = 8  # ... among this many strongest,
+OUTLINE_BEYOND = 0.12  # ... farther from the face's centre than its farthest pip by this part of the face side at least
+OUTLINE_LEAST = 3  # ... for a face of this many pips or more (a 1 or 2 is what is left of anything),
+# ... whose pips all lie off the outline (penlington-wood turn1 six_45: every peak of a blurred 6 on its thin patch's
+# outline, and two of them passed over left a 4), when the face and the outline's peaks make no bigger face (a 6's
+# outer column on the outline, passed over, leaves a 4 that lies within its own corners),
+OUTLINE_SURE = 0.44  # ... at most this sure: under vision.face's SURE_SPOTS, so the hole reader may veto it (a face
+# read past stronger peaks is weaker evidence: uncapped, MEAN4 0.8665 against 0.8662 but 2 more wrong reads)
 TWIN_LEAST = 3  # for a face of this many pips or more (below 6), a peak on a chosen pip's own spot, TWIN_6 from its
 # peak, is that pip again when the other pips are round (_rest_past_twins): a glare streak across one pip splits it in
 # two peaks. From 2 up, 3s read as 2s;
@@ -311,7 +326,8 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     # passes over the rim's ridges there; and, that failing, the hue alone from inside the band.
     best_n = 0  # the map that made best (-1: _past_a_streak)
     first_top: list[tuple[float, float, float]] = []
-    past: list[tuple[list[tuple[float, float, float]], np.ndarray, np.ndarray, float]] = []  # for _past_a_streak
+    past: list[tuple[list[tuple[float, float, float]], np.ndarray, np.ndarray, float, bool]] = []  # for _past_a_streak,
+    # _past_the_outline (True: a map of the whole face)
     for n in range(4):
         rim = n >= 2
         gain = 1.0 if n % 2 == 0 else HUE_GAIN
@@ -340,7 +356,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
                        None if made is None else made.setdefault(NOTES, set()),
                        OWN_LEVEL_HUE if maps.off_grey.get(n, False) else OWN_LEVEL, held)
         if len(peaks) > 3:
-            past.append((peaks, smooth, contrast, floor))
+            past.append((peaks, smooth, contrast, floor, not rim))
         if rim and cand is not None and cand[1] < RIM_LEAST:
             cand = None
         if cand is not None and (best is None or cand[0] > best[0]):
@@ -349,10 +365,19 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     if best is None or best[0] < max(least, SKIP_BELOW):
         # the last try, on every map made: a face the k strongest peaks miss because a
         # highlight's streak stands among them (SKIP_FLAT)
-        for peaks, smooth, contrast, floor in past:
+        for peaks, smooth, contrast, floor, _ in past:
             skip = _past_a_streak(peaks, smooth, inner_mask, side, edge_angle, contrast, face, floor, held)
             if skip is not None and (best is None or skip[0] > best[0]):
                 best = (*skip, smooth, contrast)
+                best_n = -1
+    if OUTLINE_DROP and (best is None or best[0] < max(least, SKIP_BELOW)):
+        for peaks, smooth, contrast, floor, whole in past:
+            if not whole:
+                continue  # a rim map passed over the outline's peaks already (_off_rim): a bigger face's too
+            cut = _past_the_outline(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor, held,
+                                    maps.edge())
+            if cut is not None and (best is None or cut[0] > best[0]):
+                best = (*cut, smooth, contrast)
                 best_n = -1
     if best is None:
         return None, seen, False
@@ -432,6 +457,7 @@ class _FaceMaps:
         self.off_face = ~face
         self.sources = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
         self._inside: tuple[np.ndarray, bool] | None = None
+        self._edge: np.ndarray | None = None
         self._contrast: dict[int, np.ndarray | None] = {}
         self._peaks: dict[tuple[int, float], tuple[list[tuple[float, float, float]], np.ndarray]] = {}
 
@@ -450,6 +476,12 @@ class _FaceMaps:
         if key in self._peaks:
             return self._peaks[key][1]
         return cv2.GaussianBlur(self._contrast[n], (0, 0), max(1.0, spot * self.side))
+
+    def edge(self) -> np.ndarray:
+        """Each face pixel's distance (crop pixels) from the face patch's edge (_past_the_outline), made once."""
+        if self._edge is None:
+            self._edge = cv2.distanceTransform(self.face.view(np.uint8), cv2.DIST_L2, 3)
+        return self._edge
 
     def inside(self) -> tuple[np.ndarray, bool]:
         """The face less its RIM band, and whether that is too thin to hold anything (under 0.2 of the face)."""
@@ -1186,3 +1218,56 @@ def _past_a_streak(peaks: list[tuple[float, float, float]], smooth: np.ndarray, 
                 continue
             best = (score, k, pts)
     return best
+
+
+def _past_the_outline(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
+                      centre: np.ndarray, edge_angle: float, contrast: np.ndarray, face: np.ndarray, floor: float,
+                      held: tuple[int, ...], edge: np.ndarray) -> tuple[float, int, np.ndarray] | None:
+    """The best face (_choose) of 3-6 pips once up to OUTLINE_DROP peaks on the face's outline are passed over.
+
+    The face patch's outline is where the die's edge, a glint on its rim and a side face's pip
+    show; among the strongest peaks they keep the layout from forming or, as the next peak,
+    make it unsure. A peak passed over must lie on the outline (OUTLINE_EDGE) and beyond the
+    face it leaves (OUTLINE_BEYOND): a pip of that face is never farther out than its own
+    corner pips, so a 6's column or a 4's pair on the outline cannot be passed over to
+    leave a smaller face.
+    """
+    top = peaks[:OUTLINE_TOP]
+    on = [i for i, t in enumerate(top) if edge[int(t[1]), int(t[0])] <= OUTLINE_EDGE]
+    # the face's pips lie off the outline: the outline's peaks before its third pip must all be passed over
+    off = [i for i in range(len(peaks)) if i not in on][:OUTLINE_LEAST]
+    if len(off) < OUTLINE_LEAST:
+        return None
+    forced = {i for i in on if i < off[-1]}
+    best = None
+    for m in range(max(1, len(forced)), min(OUTLINE_DROP, len(on)) + 1):
+        for drop in itertools.combinations(on, m):
+            if not forced <= set(drop):
+                continue
+            rest = [t for i, t in enumerate(peaks) if i not in drop]
+            if len(rest) < OUTLINE_LEAST or rest[OUTLINE_LEAST - 1][2] < max(floor, EVEN * rest[0][2]):
+                continue  # the chooser stops below OUTLINE_LEAST pips (its EVEN and floor bounds): no face to take
+            cand = _choose(rest, smooth, inside, side, centre, edge_angle, contrast, face, floor, None, OWN_LEVEL, held)
+            if cand is None or cand[1] < OUTLINE_LEAST or (best is not None and cand[0] <= best[0]):
+                continue
+            pts = cand[2]
+            if any(edge[int(y), int(x)] <= OUTLINE_EDGE for x, y in pts):
+                continue  # a face cut by the outline: what lies on it may be its own pips
+            c = centroid(pts)
+            reach = float(np.hypot(*(pts - c).T).max()) + OUTLINE_BEYOND * side
+            if any(np.hypot(top[i][0] - c[0], top[i][1] - c[1]) < reach for i in drop):
+                continue
+            if _bigger_face(pts, [top[i] for i in on], side):
+                continue
+            best = (min(cand[0], OUTLINE_SURE), cand[1], pts)
+    return best
+
+
+def _bigger_face(pts: np.ndarray, outline: list[tuple[float, float, float]], side: float) -> bool:
+    """Do the face's pips and some of the outline's peaks (not on its pips) make a face of more pips?"""
+    extra = [(t[0], t[1]) for t in outline if float(np.hypot(*(pts - np.float32(t[:2])).T).min()) >= MIN_APART * side]
+    for m in range(1, min(len(extra), 6 - len(pts)) + 1):
+        for more in itertools.combinations(extra, m):
+            if layout_error(np.concatenate([pts, np.float32(more)]), side) is not None:
+                return True
+    return False
