@@ -23,6 +23,19 @@ def _byler_box(dice_sets, file, at):
     return box, lambda: [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])]
 
 
+def _box_on_grids(dice_sets, name, file, at):
+    """A photo's labelled box centred at `at`, and what read_frame reads in it on the photo
+    as it is and moved (shift1, shift3, turn1): a rule must hold on every grid, not one."""
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / name) if i.file == file)
+    shot = cv2.imread(str(image.path))
+    h, w = shot.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
+    return box, lambda: [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+
+
 def _sample(dice_sets, name, step):
     return load_set(dice_sets / name)[::step]
 
@@ -671,16 +684,7 @@ def test_a_heap_over_max_dice_is_cut_at_its_cores_too(dice_sets, file, at, monke
     heap's cores (HEAP_MOST) reads, on every grid (none, shift1, shift3, turn1); with the
     cut only for blobs up to MAX_DICE, as before, it is missed on every grid."""
     import vision.pips as pips
-    from vision.retake import CHANGES
-
-    image = next(i for i in load_set(dice_sets / "byler-d6") if i.file == file)
-    shot = cv2.imread(str(image.path))
-    h, w = shot.shape[:2]
-    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
-    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
-
-    def read_in_box():
-        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+    box, read_in_box = _box_on_grids(dice_sets, "byler-d6", file, at)
 
     assert read_in_box() == [[box.value]] * 4
     monkeypatch.setattr(pips, "HEAP_MOST", pips.MAX_DICE)
@@ -696,16 +700,7 @@ def test_a_blob_cut_at_its_cores_has_its_raised_parts_read_too(dice_sets, name, 
     reads it (RAISED_AGAIN) on every grid (none, shift1, shift3, turn1). Without that,
     111411's 2 is missed on three of them and 112942's 5 on two."""
     import vision.pips as pips
-    from vision.retake import CHANGES
-
-    image = next(i for i in load_set(dice_sets / name) if i.file == file)
-    shot = cv2.imread(str(image.path))
-    h, w = shot.shape[:2]
-    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
-    frames = [shot] + [CHANGES[c](shot) for c in ("shift1", "shift3", "turn1")]
-
-    def read_in_box():
-        return [[d.value for d in read_frame(f).dice if box.contains(*d.box[0])] for f in frames]
+    box, read_in_box = _box_on_grids(dice_sets, name, file, at)
 
     assert read_in_box() == [[box.value]] * 4
     monkeypatch.setattr(pips, "RAISED_AGAIN", False)
