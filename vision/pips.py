@@ -565,12 +565,10 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     for blob in heaps:
         tails: list[Blob] = []  # (a part by a tail is a cable's: not read)
         for part in split_at_cores(blob, mask, die, tails, True, HEAP_MOST):
-            # a part that holds a read die, or centred TWICE near one, is that die's again
-            # (not read: the cut's reads are a heap's many, a frame's slowest)
-            (px, py), _, _ = part.rect
+            # (a part _read_again says is a read die's is not read: the cut's reads are a
+            # heap's many, a frame's slowest)
             if (part.area > MAX_PART * die * die or _cut_by_view(part, work.shape, edges)
-                    or any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
-                    or _holds_read(part, dice, s)):
+                    or _read_again(part, dice, s, die)):
                 continue
             result = _read_blob(frame_bgr, part, s, die)
             if isinstance(result, Die) and _apart(result, dice, HEAP_APART * die / s):
@@ -579,10 +577,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # the raised parts of blobs of several dice that were cut at their cores instead: a die
     # the cut at the cores missed or ran together with its neighbour
     for part in unraised:
-        (px, py), _, _ = part.rect
         if (not ONE_DIE[0] * die * die < part.area <= MAX_PART * die * die or _cut_by_view(part, work.shape, edges)
-                or any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
-                or _holds_read(part, dice, s)):
+                or _read_again(part, dice, s, die)):
             continue
         result = _read_blob(frame_bgr, part, s, die)
         if (isinstance(result, Die) and result.value >= RAISED_LEAST and _apart(result, dice, HEAP_APART * die / s)
@@ -702,6 +698,14 @@ def _in_part(part: Blob, read: Die, s: float) -> bool:
 def _holds_read(part: Blob, dice: list[Die], s: float) -> bool:
     """Has a die been read in the part already (so it is not searched again)?"""
     return any(_in_part(part, d, s) for d in dice)
+
+
+def _read_again(part: Blob, dice: list[Die], s: float, die: float) -> bool:
+    """Is a part of a late cut (a heap's, RAISED_AGAIN's) a read die's again: it holds one,
+    or its centre lies TWICE die edges (working pixels) near one's?"""
+    (px, py), _, _ = part.rect
+    return (any(math.hypot(d.box[0][0] * s - px, d.box[0][1] * s - py) < TWICE * die for d in dice)
+            or _holds_read(part, dice, s))
 
 
 def _core_claim(sq: Blob, die: float) -> np.ndarray:
@@ -1124,6 +1128,13 @@ def _alike(frame: np.ndarray, dice: list[Die]) -> list[bool]:
     bright = sorted(hi for _, hi in grey)
     if bright[0] > bright[1] - UNLIKE_DARKER:
         return [True] * len(dice)  # no face lies far below the others'
+    sat: dict[int, float] = {}  # each face's median saturation, measured once when first asked
+
+    def saturation(j: int) -> float:
+        if j not in sat:
+            sat[j] = float(np.median(cv2.cvtColor(px[j], cv2.COLOR_BGR2HSV)[..., 1])) if px[j].size else 0.0
+        return sat[j]
+
     keep = []
     for i, (_, hi) in enumerate(grey):
         others = [j for j in range(len(dice)) if j != i]
@@ -1132,10 +1143,7 @@ def _alike(frame: np.ndarray, dice: list[Die]) -> list[bool]:
                 or any(grey[j][0] < UNLIKE_PALE for j in others)):
             keep.append(True)
             continue
-        sat = []
-        for j in others:
-            sat.append(float(np.median(cv2.cvtColor(px[j], cv2.COLOR_BGR2HSV)[..., 1])) if px[j].size else 0.0)
-        keep.append(max(sat) > UNLIKE_GREY)
+        keep.append(max(saturation(j) for j in others) > UNLIKE_GREY)
     return keep
 
 
