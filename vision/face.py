@@ -34,6 +34,9 @@ MAX_TILT = 25.0  # degrees the holes' layout may be turned from the face plane's
 SURE_SPOTS = 0.45  # a spot read less sure than this must not be contradicted by the hole reader
 SEEN_NOT_2 = 5  # a hole reader's 2 on a face where the spot maps see this many even, strong spots is not read
 SECOND_AXIS_DOUBT = (2, 3)  # counts the hole reader does not take from the second colour axis alone
+SEEN_NOT_1 = 4  # ... nor a 1 there on a face whose spot maps see this many even, strong spots (up to 6, a face's
+# most; more are marbling): a 6's column run into one bar on a dark translucent body, a 5's centre pip run into the
+# marbling. Cached final reads, byler-d6 over four grids: such 1s were 15 wrong and 1 right (of 11 second-axis 1s right)
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 # two looks half a pixel each way read more than three did, for less: byler-d6 exact over none, shift1, shift3 and
 # turn1 0.6525 -> 0.66 on the mean, no more wrong reads; penlington-wood shift1 +1 photo
@@ -343,7 +346,7 @@ def _weigh(patch: np.ndarray, mask: np.ndarray, second_axis: bool, by_spots: Spo
                 # pip): it stands only when the hole reader finds the lone pip too
                 return FaceRead(None, 0.0, "a doubtful 1")
         return FaceRead(value, conf, "", centre, side)
-    holes = _read_holes(patch, mask, second_axis)
+    holes = _read_holes(patch, mask, second_axis, seen)
     if holes.value == 6 and by_spots.no_six:
         # the spots' 6 was a 4 and a side face's row of flat pips (an oblique die): the
         # holes of that row make the same 6 (penlington-wood four_13)
@@ -360,11 +363,18 @@ def _weigh(patch: np.ndarray, mask: np.ndarray, second_axis: bool, by_spots: Spo
     return holes
 
 
-def _read_holes(patch: np.ndarray, mask: np.ndarray, second_axis: bool) -> FaceRead:
+def _read_holes(patch: np.ndarray, mask: np.ndarray, second_axis: bool, seen: int = 0) -> FaceRead:
+    """The hole reader: the first colour axis, else the second, with its doubtful counts left unread.
+
+    seen: the spot maps' even, strong spots (SpotsSeen.seen) when the hole reader has the last word
+    (SEEN_NOT_1); 0 when it only checks a doubtful spot read: a spot reader's 1 the second axis finds
+    too is two readers agreeing (held to SEEN_NOT_1 there too, 7 right 1s of byler-d6 went unread).
+    """
     read = None
     for i, g in enumerate(_axis_maps(patch, mask, second_axis)):
         read = _read_plane(g, mask, second_axis)
-        if read.value is not None and not (i > 0 and read.value in SECOND_AXIS_DOUBT):
+        if read.value is not None and not (i > 0 and (read.value in SECOND_AXIS_DOUBT or (
+                read.value == 1 and SEEN_NOT_1 <= seen <= 6))):  # seen: SpotsSeen.seen (SEEN_NOT_1)
             return read
     if read is None:
         return FaceRead(None, 0.0, "no contrast")

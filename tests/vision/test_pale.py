@@ -72,8 +72,14 @@ def test_a_smaller_squares_read_of_a_1_or_2_is_no_die(dice_sets, monkeypatch):
 
     # byler-d6 095906 under scale0.6 (labelled 1, 2, 2, 2, 5, 6): the smaller square over
     # the white 6, now the frame's die size, crops its face and reads a 1; only a read of
-    # SMALL_LEAST (3) pips or more counts there, so the 6 is left unread instead
+    # SMALL_LEAST (3) pips or more counts there, so the 6 is left unread instead (that 1 comes from
+    # the hole reader's second colour axis where the spot maps see 4-6 pips, which vision.face's
+    # SEEN_NOT_1 refuses as well: it is switched off to see SMALL_LEAST's part alone)
+    from vision import face
+
     frame = CHANGES["scale0.6"](cv2.imread(str(dice_sets / "byler-d6" / "images" / "IMG_20191209_095906.jpg")))
+    assert pips.read_frame(frame).values == (1, 2, 2, 2, 5)
+    monkeypatch.setattr(face, "SEEN_NOT_1", 99)
     assert pips.read_frame(frame).values == (1, 2, 2, 2, 5)
     monkeypatch.setattr(pips, "SMALL_LEAST", 1)
     assert pips.read_frame(frame).values == (1, 1, 2, 2, 2, 5)
