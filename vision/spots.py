@@ -66,6 +66,12 @@ CENTRE_PIP = {2: 0.45, 4: 0.13}  # the middle of a 2 / 4 with this part of its w
 TWIN_6 = MIN_APART  # a peak this near (face sides) a stronger one is the same pip, for a 6 (no two pips lie nearer)
 BEYOND_6 = 1.15  # a peak this far past a 6's centre (its corners' distance) is another face's pip
 BEYOND_6_SURE = 0.4  # a 6 clear of nothing but such peaks is at most this sure (under vision.face's SURE_SPOTS)
+BEYOND_4 = True  # when no face reads (MIN_CONFIDENCE), a 4 passes over such peaks too, as sure (_rest_past_beyond): a
+# side face's pip, the die's edge or a rim glint past its corners kept a 4 unread, or another reader read a 6 there
+# (byler-d6 100150, penlington-wood four_13). False: for tests. A 2, 3 or 5 so read more wrong than right (a 6's column
+# is a 3; a 4 and a peak beside it a 5; tried in every read from 2 up, 37 more wrong reads on byler-d6),
+SQUARE_4 = 0.7  # ... a 4 whose pairs of opposite sides are within this ratio (a 6's two rows: 0.5; a side face's 4 seen
+# past an oblique die's top face 0.6-0.7, penlington-wood two_29's, whose 2 was lost at 0.6; 0.8 read the same dice)
 SKIP_FLAT = 2.2  # when no face reads surely, a face of 3-5 among its k+1 strongest peaks less one spot at least this
 # long over its width (_past_a_streak): a highlight's streak on a glossy or translucent die stands among the pips, so the
 # k strongest make no face and the next peak, a pip, counts against it (the largest group of byler-d6's unreadable dice),
@@ -617,11 +623,13 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
             face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None,
             own_level: tuple[int, ...] = OWN_LEVEL,
-            held: tuple[int, ...] = TILT_HELD) -> tuple[float, int, np.ndarray] | None:
+            held: tuple[int, ...] = TILT_HELD, past_beyond: bool = False) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
-    hue map whose pips differ in hue OWN_LEVEL_HUE, for a face standing clear by OWN_SURE).
+    hue map whose pips differ in hue OWN_LEVEL_HUE, for a face standing clear by OWN_SURE);
+    past_beyond: a 4 passes over the peaks beyond its corners (BEYOND_4: the second try, when
+    the first read nothing).
 
     A 2 or a 4 must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
     taken for a 2, or glare spots, mostly do not (TILT_HELD). When no face stands out, the strongest
@@ -649,6 +657,9 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             rest, beyond = (src[k][2] if k < len(src) else 0.0), False
             if TWIN_LEAST <= k < len(src):
                 rest = _rest_past_twins(src, k, pts, side, contrast, face)
+            plain = rest
+            if past_beyond and k == 4 < len(src):
+                rest, beyond = _rest_past_beyond(src, k, pts, rest)
         bound = 1.0 - rest / max(1e-3, weakest)  # the score with a perfect layout
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
@@ -690,10 +701,10 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             continue
         score = bound - err
         if beyond:
-            # a 6 that stands clear only of a peak past its corners is half sure: that peak
-            # is mostly a side face's pip, but a label's print reads so too, so the hole
-            # reader keeps its say (vision.face); never less sure than before the peak was passed
-            score = max(1.0 - src[k][2] / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
+            # a 6 (or a 4: BEYOND_4) that stands clear only of a peak past its corners is half
+            # sure: that peak is mostly a side face's pip, but a label's print reads so too, so the
+            # hole reader keeps its say (vision.face); never less sure than before the peak was passed
+            score = max(1.0 - (src[k][2] if k == 6 else plain) / max(1e-3, weakest) - err, min(score, BEYOND_6_SURE))
         if best is None or score > best[0]:
             if k == 2 and _side_pip_beside(sel, contrast, face, side):
                 continue  # a 1 and a side face's pip
@@ -702,6 +713,12 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         one = _frontal_one(peaks, smooth, inside, side, centre, contrast, face)
         if one is not None and (best is None or one > best[0]):
             best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))
+    if not past_beyond and BEYOND_4 and (best is None or best[0] < MIN_CONFIDENCE):
+        # nothing read: once more, a 4 past the peaks beyond its corners (_rest_past_beyond)
+        past = _choose(peaks, smooth, inside, side, centre, edge_angle, contrast, face, floor, notes, own_level, held,
+                       past_beyond=True)
+        if past is not None and (best is None or past[0] > best[0]):
+            best = past
     return best
 
 
@@ -925,6 +942,34 @@ def _same_spot(p: np.ndarray, t: tuple[float, float, float], contrast: np.ndarra
     m, x0, y0 = spot
     tx, ty = int(t[0]) - x0, int(t[1]) - y0
     return 0 <= ty < m.shape[0] and 0 <= tx < m.shape[1] and bool(m[ty, tx] == 2)
+
+
+def _rest_past_beyond(peaks: list[tuple[float, float, float]], k: int, pts: np.ndarray,
+                      rest: float) -> tuple[float, bool]:
+    """The next peak's contrast for a square 4 (SQUARE_4), past the peaks beyond its corners, and whether one was passed.
+
+    A bigger face that holds a 4's pips (a 5, a 6) has the same corners: its other pips lie
+    on the 4's grid, within its corners. A peak BEYOND_6 past them is no pip of its face but
+    a side face's pip, the die's edge or a glint on its rim. Not so for a 4 of a 6's two rows
+    (a rectangle: its third row lies past it), so the 4 must be square. rest: the next peak's
+    contrast as counted without passing (_rest_past_twins).
+    """
+    c = centroid(pts)
+    if _squareness(pts, c) < SQUARE_4:
+        return rest, False
+    reach = BEYOND_6 * float(np.hypot(*(pts - c).T).max())
+    for t in peaks[k:]:
+        if float(np.hypot(t[0] - c[0], t[1] - c[1])) <= reach:
+            return (t[2], True) if t[2] < rest else (rest, False)
+    return 0.0, True
+
+
+def _squareness(pts: np.ndarray, c: np.ndarray) -> float:
+    """A 4's shorter pair of opposite sides over its longer (1: a square; a 6's two rows: 0.5)."""
+    q = pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    a, b = float(sides[0] + sides[2]), float(sides[1] + sides[3])
+    return min(a, b) / max(a, b, 1e-6)
 
 
 def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side: float) -> tuple[float, bool]:

@@ -468,18 +468,22 @@ def test_a_four_and_a_side_faces_row_is_no_six(dice_sets, monkeypatch, change, c
     assert 6 not in near() and set(near()) <= {4}
     assert change != "none" or near() == [4]
     monkeypatch.setattr(spots, "ROW_FAR", 99.0)
-    # (on 'none' the 6 is made past a peak on the outline, _past_the_outline, whose chooser asks _side_row too)
+    # (on 'none' the 6 is made past a peak on the outline, _past_the_outline, whose chooser asks _side_row too;
+    # there the 4 past the row's pips, beyond its corners, reads first: BEYOND_4, off here)
+    monkeypatch.setattr(spots, "BEYOND_4", False)
     assert near() == [6]
 
 
 def test_the_hole_reader_reads_no_six_where_the_spots_saw_a_side_row(dice_sets, monkeypatch):
     import dataclasses
 
-    from vision import face, pips
+    from vision import face, pips, spots
 
     # penlington-wood four_13: on the first crop of the 4 at (188, 208), seen obliquely, the
     # holes of its side face's row make the same 6 the spot reader turned away
-    # (SpotsSeen.no_six); the die is then read on later crops (not yet rightly: a 6 there)
+    # (SpotsSeen.no_six); the die is then read on later crops (a 6 there without BEYOND_4; with it the first
+    # crop reads the 4 past the row's pips, beyond its corners, and nothing is turned away)
+    monkeypatch.setattr(spots, "BEYOND_4", False)
     crops = []
 
     def read_face(patch, mask, second_axis=True):
@@ -601,8 +605,10 @@ def test_a_highlights_streak_among_the_pips_is_passed_over(dice_sets, monkeypatc
     assert _values_near(dice_sets, name, centre) == [value]
     monkeypatch.setattr(spots, "SKIP_FLAT", 99.0)
     monkeypatch.setattr(face, "LOOKS", ())  # the one grid's reading: on others the face may read without the streak rule
-    # (and without it the outline pass, _past_the_outline, reads 112340's 4 as a 5: the streak rule must come first)
+    # (and without it the outline pass, _past_the_outline, reads 112340's 4 as a 5: the streak rule must come first;
+    # the 4 past the peaks beyond its corners, BEYOND_4, reads 112340's 4 too)
     monkeypatch.setattr(spots, "OUTLINE_DROP", 0)
+    monkeypatch.setattr(spots, "BEYOND_4", False)
     assert _values_near(dice_sets, name, centre) == []
 
 
@@ -648,6 +654,7 @@ def test_peaks_on_the_faces_outline_beyond_its_pips_are_passed_over(dice_sets, m
     # was unreadable on every grid; with them passed over (_past_the_outline) it reads 5 on every grid
     assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (329, 229), change) == [5]
     monkeypatch.setattr(spots, "OUTLINE_DROP", 0)
+    monkeypatch.setattr(spots, "BEYOND_4", False)  # (its corners past the edge's peaks, and the centre pip, read 5 too)
     assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (329, 229), change) == []
 
 
@@ -665,3 +672,59 @@ def test_a_sixs_column_on_the_outline_is_not_passed_over_to_leave_a_four(dice_se
     assert change != "none" or near() == [6]
     monkeypatch.setattr(spots, "_bigger_face", lambda *a: False)
     assert change not in ("none", "turn1") or near() == [4]
+
+
+def _values_in_box(dice_sets, name, file, at, change="none"):
+    """The values read_frame reads within the labelled box centred at `at` of a photo (changed by vision.retake)."""
+    from vision.evaluate import load_set
+    from vision.pips import read_frame
+    from vision.retake import CHANGES
+
+    image = next(i for i in load_set(dice_sets / name) if i.file == file)
+    frame = CHANGES[change](cv2.imread(str(image.path)))
+    h, w = frame.shape[:2]
+    [box] = [b for b in image.boxes(w, h) if (int(b.xc), int(b.yc)) == at]
+    return [d.value for d in read_frame(frame).dice if box.contains(*d.box[0])]
+
+
+@pytest.mark.parametrize("change", ["none", "shift1", "shift3", "turn1"])
+def test_a_square_four_past_peaks_beyond_its_corners_is_read(dice_sets, monkeypatch, change):
+    from vision import spots
+
+    # byler-d6 100150: a 4 whose next peak lies past its corners, where no pip of a face holding its pips lies
+    # (_rest_past_beyond); counted against the 4 it left nothing read surely, and on the photo as it is a 6 was
+    # read there. A 4 on every grid; without the rule a 6 on the photo as it is
+    def near():
+        return _values_in_box(dice_sets, "byler-d6", "IMG_20191209_100150.jpg", (380, 345), change)
+
+    assert near() == [4]
+    monkeypatch.setattr(spots, "BEYOND_4", False)
+    assert change != "none" or near() == [6]
+
+
+@pytest.mark.parametrize("name,file,at,change,before", [
+    ("penlington-wood", "four_13.jpg", (186, 190), "none", [6]),  # read as a 6 without the rule
+    ("byler-d6", "IMG_20191208_111316.jpg", (267, 139), "shift3", []),  # unreadable without it
+])
+def test_a_four_past_peaks_beyond_its_corners_is_read_on_other_dice(dice_sets, monkeypatch, name, file, at, change,
+                                                                     before):
+    from vision import spots
+
+    assert _values_in_box(dice_sets, name, file, at, change) == [4]
+    monkeypatch.setattr(spots, "BEYOND_4", False)
+    assert _values_in_box(dice_sets, name, file, at, change) == before
+
+
+@pytest.mark.parametrize("change", ["none", "shift3"])
+def test_a_side_faces_four_is_not_read_past_the_top_faces_pips(dice_sets, monkeypatch, change):
+    from vision import spots
+
+    # penlington-wood two_29: an oblique die whose front face's 4, flat (its pairs of sides 0.6-0.7 of each other),
+    # lies below the top face's 2. Past the 2's pips, beyond its corners, that 4 would read (at 0.4, and nothing
+    # vetoed it) and the 2 is lost; a 4 must be square (SQUARE_4) to pass peaks
+    def near():
+        return _values_in_box(dice_sets, "penlington-wood", "two_29.jpg", (216, 115), change)
+
+    assert near() == [2]
+    monkeypatch.setattr(spots, "SQUARE_4", 0.0)
+    assert near() == []
