@@ -114,6 +114,11 @@ TWO_NEAR = 0.14
 # side, and counts as the 1 when that reads a 1 (_top_read; 1.0: not): a very oblique die's
 # side face is as tall as its top face, and half the part reaches into it
 TOP_SHORT = 0.7
+# a 2 read on a whole oblique part whose top end reads a 1 is that 1 and a side face's pip
+# too, however near the end's centre it lies (TWO_END_ONE): a top face's 2 lies in the top
+# end whole and reads there as a 2 (penlington-wood dice_46 under shift3, dice_25 under
+# turn1: 0.10-0.12 off, under TWO_NEAR; no 2 read right on either set's four grids is lost)
+TWO_END_ONE = True
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
@@ -426,12 +431,14 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             heaps.append(blob)
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
-    # end reads instead, when that is a die other than a 2 (else the 2 stays)
+    # end reads instead, when that is a die other than a 2 (else the 2 stays); so is one
+    # whose top end reads a 1 (TWO_END_ONE)
     for part, two in twos:
         for _, end in _top_ends([part], lean):
-            if not _one_and_side_pip(two, part, end, s, die):
-                continue
+            near = _one_and_side_pip(two, part, end, s, die)
             result = _top_read(frame_bgr, part, end, s, die)
+            if not (near or (TWO_END_ONE and isinstance(result, Die) and result.value == 1)):
+                continue
             if isinstance(result, Die) and result.value != 2:
                 dice, sides = _kept(dice, sides, [d is not two for d in dice])
                 take(result)
