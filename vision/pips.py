@@ -70,9 +70,15 @@ ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 # oblique dice (a die seen from the side shows its top face and a side face, one long
 # blob): the frame's read faces lie on average at least LEAN off their parts' centres (die
 # edges), and the part's long axis within acos(LEAN_COS) of that direction; the top face
-# is the TOP_END of the part's length at that end
+# is the TOP_END of the part's length at that end. A face read on a part under LEAN_SQUARE
+# squareness has no say in the lean: a thin thing's part (a cable, a laptop's edge) puts
+# its face where its shape does (penlington-wood dice_38 shifted: one such face, read off
+# the desk's clutter and dropped later, pulled the lean of three 1s under LEAN and the
+# view was taken for one from straight above). Of the faces read right on whole parts,
+# 1 in 200 lies on a part under 0.4 (penlington-wood and byler-d6 alike)
 LEAN = 0.1
 LEAN_COS = 0.7
+LEAN_SQUARE = 0.4
 TOP_END = 0.5
 # a part at most SQUAREISH as long as it is wide (a die's top and side faces in a ragged
 # blob, its rect's long side set by a corner) has its top face along whichever axis lies
@@ -90,8 +96,11 @@ VIEW_FACES = 2
 # along one of its sides (within acos(TILT_COS)), else along the lean's own axis (a die
 # turned towards its corner), LEAN_ACROSS of the part's width across it (its corners
 # there are side faces'): a close, oblique camera sees a whole die, top and side faces,
-# as one square blob
-TILTED = 0.2
+# as one square blob. byler-d6's views from straight above lean under 0.11 in nine frames
+# of ten and over 0.15 in none (shift1); penlington-wood's median frame leans 0.17 (at
+# 0.2 its moved grids kept 5 whole dice unclear that read right at 0.15; at 0.1 byler-d6
+# read a 4 as a 2)
+TILTED = 0.15
 TILT_COS = 0.9
 LEAN_ACROSS = 0.8
 # a 2 read at a top-face end (either rule above), or on a whole oblique part (measured
@@ -101,6 +110,15 @@ LEAN_ACROSS = 0.8
 # right 2s read so lie within 0.06, 0.12 under dark0.6 (two_28); false ones 0.16-0.3, one
 # at 0.08 under blur1 (five_30) is still read)
 TWO_NEAR = 0.14
+# such a 2 read at a top-face end is read again on the TOP_SHORT of that end at its far
+# side, and counts as the 1 when that reads a 1 (_top_read; 1.0: not): a very oblique die's
+# side face is as tall as its top face, and half the part reaches into it
+TOP_SHORT = 0.7
+# a 2 read on a whole oblique part whose top end reads a 1 is that 1 and a side face's pip
+# too, however near the end's centre it lies (TWO_END_ONE): a top face's 2 lies in the top
+# end whole and reads there as a 2 (penlington-wood dice_46 under shift3, dice_25 under
+# turn1: 0.10-0.12 off, under TWO_NEAR; no 2 read right on either set's four grids is lost)
+TWO_END_ONE = True
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
@@ -137,8 +155,10 @@ HEAP_APART = 0.85
 # 111411's 2 by the tray wall, or ran together with a neighbour)
 RAISED_AGAIN = True
 RAISED_LEAST = 2
-# a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part) whose face
-# lies within NEAR die edges of another read die's is that die's side face, not a die
+# a die read from a lone blob under ONE_DIE[0] die areas (a die seen in part), or at an
+# unclear part's top end (_tilted_ends: a die's blob cut into its top face and its side
+# faces, penlington-wood six_18 and dice_8 moved by a pixel), whose face lies within NEAR
+# die edges of another read die's is that die's side face, not a die
 NEAR = 1.0
 # an unclear part over PAIR die areas may be two pale dice run together by the closed mask
 # (penlington-wood: a pair covers 1.4-1.6 die areas, under SEVERAL): it claims nothing from
@@ -181,10 +201,14 @@ AREA_APART = 0.7
 STRIP_VALUE = 2  # pips
 PAIR_END_LEAST = 3  # see _read_frame: what a long part's end read from above shows at least,
 PAIR_END_APART = 1.0  # and how far (die edges) it lies from every die read
-# in a view where no face read to show its lean, the top faces of oblique dice lie UP
-# the picture (image x, y) when UP_LEAST of their parts read there (_up_ends)
+# in a view where under UP_FACES faces read to show its lean (one face's offset may be
+# its shadow's, or a side face's: VIEW_FACES), the top faces of oblique dice lie UP the
+# picture (image x, y) when UP_LEAST of their parts read there (_up_ends). (With no face
+# at all only: penlington-wood dice_42 moved by a pixel read one 1 as a 2, the 1 and its
+# side face's pip, whose lean ran sideways; its other 1s went unread.)
 UP = (0.0, -1.0)
 UP_LEAST = 2
+UP_FACES = 2
 # an unclear part whose long side is over LOOSE die edges, in a view from straight above,
 # is read again as a die's square around its deepest point (byler-d6: a die with its
 # shadow, or with a touching neighbour's rim, in one part; at 1.2 a 3 read as 2 twice)
@@ -386,9 +410,11 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 if result.value == 2 and _oblique(part, die):
                     twos.append((part, result))
                 # where the face read lies in its part, in die edges: an oblique die's top face
-                # lies off its part's centre, on the side away from the camera
-                lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
-                             (result.box[0][1] * s - part.rect[0][1]) / die))
+                # lies off its part's centre, on the side away from the camera (a thin part's
+                # face lies where the thing's shape puts it: LEAN_SQUARE)
+                if part.squareness >= LEAN_SQUARE:
+                    lean.append(((result.box[0][0] * s - part.rect[0][0]) / die,
+                                 (result.box[0][1] * s - part.rect[0][1]) / die))
             else:
                 vague.append(held[-1])
                 unreadable.append(result)
@@ -405,26 +431,29 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             heaps.append(blob)
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
-    # end reads instead, when that is a die other than a 2 (else the 2 stays)
+    # end reads instead, when that is a die other than a 2 (else the 2 stays); so is one
+    # whose top end reads a 1 (TWO_END_ONE)
     for part, two in twos:
         for _, end in _top_ends([part], lean):
-            if not _one_and_side_pip(two, part, end, s, die):
+            near = _one_and_side_pip(two, part, end, s, die)
+            result = _top_read(frame_bgr, part, end, s, die)
+            if not (near or (TWO_END_ONE and isinstance(result, Die) and result.value == 1)):
                 continue
-            result = _read_blob(frame_bgr, end, s, die)
             if isinstance(result, Die) and result.value != 2:
                 dice, sides = _kept(dice, sides, [d is not two for d in dice])
                 take(result)
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
     for part, end in _top_ends(oblique, lean):
-        result = _read_blob(frame_bgr, end, s, die)
-        if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
+        result = _top_read(frame_bgr, part, end, s, die)
+        if isinstance(result, Die):
             take(result, part.contour)
     # die-like parts that read unclear in a view that leans clearly: a whole die, top face
     # and the side face turned to the camera; the top face is the end the read faces lean to
+    # (a die read there NEAR a read die's face is that die's side face: its re-roll stays)
     for part, end, u in _tilted_ends(unclear, lean):
-        result = _read_blob(frame_bgr, end, s, die)
-        if isinstance(result, Die) and not _one_and_side_pip(result, part, end, s, die):
+        result = _top_read(frame_bgr, part, end, s, die)
+        if isinstance(result, Die) and _apart(result, dice, NEAR * die / s):
             unreadable = [x for x in unreadable if x is not u]
             take(result)
     # die-like parts still unclear where the view may be oblique (its read faces lean, or
@@ -444,11 +473,11 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
             result = _ends_agree(frame_bgr, part, s, die)
             if result is not None:
                 take(result, part.contour)
-    # oblique and unclear parts still unread where no face read at all to tell the lean (a
+    # oblique and unclear parts still unread where (almost) no face read to tell the lean (a
     # very oblique view: every die's side face looks as big as its top): their top faces
     # lie up the picture when several of them read there (_up_ends). Not on a calibrated
     # tray (roi): the appliance's camera looks straight down on it, so the picture has no up
-    if not lean and roi is None:
+    if len(lean) < UP_FACES and roi is None:
         still = oblique + [p for p, u in unclear if p.area <= PAIR * die * die and any(x is u for x in unreadable)]
         for part, result in _up_ends(frame_bgr, [p for p in still if not _holds_read(p, dice, s)], s, die):
             if _apart(result, dice, TWICE * die / s):  # an end _ends_agree read already
@@ -958,6 +987,38 @@ def _one_and_side_pip(die_read: Die, part: Blob, end: Blob, s: float, die: float
     return (fx * vx + fy * vy) / n < -TWO_NEAR * die
 
 
+def _top_read(frame: np.ndarray, part: Blob, end: Blob, s: float, die: float) -> Die | Unreadable | None:
+    """What a part's top-face end reads: a 2 there that is the top face's 1 and a side
+    face's pip (_one_and_side_pip) is read again on the TOP_SHORT of the end at its far
+    side, and counts as that 1 (else nothing).
+
+    A very oblique die's side face looks as big as its top face or bigger: the end, half
+    the part's length, reaches into the side face by its nearest pip row. The top face's
+    1 lies in the middle of the top face, a quarter of the part's length in from its far
+    edge; the shorter end holds it and not the side face's pips.
+    """
+    r = _read_blob(frame, end, s, die)
+    if not (isinstance(r, Die) and _one_and_side_pip(r, part, end, s, die)):
+        return r
+    if TOP_SHORT >= 1.0:
+        return None
+    (ex, ey), (w, h), angle = end.rect
+    (px, py), _, _ = part.rect
+    n = math.hypot(ex - px, ey - py)
+    if n == 0.0:
+        return None
+    ux, uy = (ex - px) / n, (ey - py) / n
+    a = math.radians(angle)
+    ax, ay = math.cos(a), math.sin(a)
+    if abs(ax * ux + ay * uy) >= abs(-ay * ux + ax * uy):
+        along, size = w, (w * TOP_SHORT, h)
+    else:
+        along, size = h, (w, h * TOP_SHORT)
+    off = along * (1.0 - TOP_SHORT) / 2.0
+    again = _read_blob(frame, _rect_blob(((ex + off * ux, ey + off * uy), size, angle)), s, die)
+    return again if isinstance(again, Die) and again.value == 1 else None
+
+
 def _lean_end(blob: Blob, ax: float, ay: float) -> Blob:
     """The TOP_END end of the part along the lean's own axis (ax, ay, a unit vector),
     LEAN_ACROSS as wide as the part across it: a die turned towards its corner (its
@@ -1034,8 +1095,8 @@ def _up_ends(frame: np.ndarray, parts: list[Blob], s: float, die: float) -> list
         if abs(dot) < LEAN_COS:
             continue
         end = _end_rect(part, (ax, ay), along, dot, (along * TOP_END, min(w, h)), math.degrees(math.atan2(ay, ax)))
-        r = _read_blob(frame, end, s, die)
-        if isinstance(r, Die) and not _one_and_side_pip(r, part, end, s, die):
+        r = _top_read(frame, part, end, s, die)
+        if isinstance(r, Die):
             out.append((part, r))
     return out if len(out) >= UP_LEAST else []
 
