@@ -215,6 +215,20 @@ UP_FACES = 2
 # when it shows LOOSE_LEAST or more (a 1 is one dark spot: a cable label's print, a plug)
 LOOSE = 1.3
 LOOSE_LEAST = 2
+# an unclear die-like part in a view from straight above is read again as its die's own
+# square (_turned: turned to the die's edges, the colour step within TURN_BAND die edges of
+# its outline; at most TURN_SIDE die edges a side, around its middle), when that is a new
+# crop (_read_turned: TURN_TIGHT as long as the part's rect or less, and turned TURN_ASKEW
+# degrees off it or TURN_SHRINK as long) and looks TURN_LOOK die edges aside each way read
+# the same value (byler-d6: a die turned near 45 degrees in an octagon blob, a die with its
+# shadow or a neighbour's rim in its part). Off: TURN False
+TURN = True
+TURN_BAND = 0.25
+TURN_SIDE = 1.15
+TURN_TIGHT = 0.95
+TURN_ASKEW = 5.0
+TURN_SHRINK = 0.9
+TURN_LOOK = 0.03
 TURNED_ROWS = True  # _pip_centres takes rows of pips turned off the axes too (False: not),
 ROW_THICK = 0.12  # ... at least this thick (die edges)
 # a pip seed's spot (_pip_centres), in die edges: a round pip at most PIP_LONG long and
@@ -494,11 +508,22 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
         whose += [p] * len(found)
         if not found:
             shallow.append(p)
+    down = tilt is None and len(lean) >= VIEW_FACES
+    # die-like parts still unclear in a view from straight above: read again as the die's
+    # own square, turned to its edges and no bigger than a die (TURN, _read_turned)
+    for p, u in unclear if down and TURN else ():
+        if not any(x is u for x in unreadable):
+            continue
+        result = _read_turned(frame_bgr, p, s, die)
+        if result is not None:
+            # (a part that may hold two dice keeps its re-roll, as LOOSE's do: the other may be in it unread)
+            if p.area <= PAIR * die * die:
+                unreadable = [x for x in unreadable if x is not u]
+            take(result)
     # ragged parts with no deep point and, in a view from straight above (where no die
     # shows a side face: a long part is no die seen aslant), long parts: a die with the
     # wall's foot run into it; the strip cut off, the die-shaped piece left is the die when
     # it shows STRIP_VALUE or more (a 1 is one dark spot: a key's print on a laptop's edge)
-    down = tilt is None and len(lean) >= VIEW_FACES
     for p in shallow + (oblique if down else []):
         if _holds_read(p, dice, s):
             continue
@@ -663,6 +688,71 @@ def _sizers(cands: list[Blob], shape: tuple[int, ...], edges: tuple[bool, bool, 
     if square and all(_cut_by_view(b, shape, edges) for b in square):
         out = [b for b in out if not _cut_by_view(b, shape, edges)]
     return out
+
+
+def _read_turned(frame: np.ndarray, part: Blob, s: float, die: float) -> Die | None:
+    """The die an unclear part reads as its die's own square (_turned), or None.
+
+    Only a new crop is read: the square TURN_TIGHT or less of the part's rect long, and
+    turned TURN_ASKEW degrees or more off it unless TURN_SHRINK or less (nearly the rect
+    again, it reads as a look again would, and a look's read on a face that read unclear
+    is as often wrong as right). It counts when looks TURN_LOOK die edges aside each way
+    read the same value: a die's square reads its face on every grid, a square that cuts
+    a glint or a neighbour's rim in two does not.
+    """
+    sq = _turned(frame, part, s, die)
+    long, was = max(sq.rect[1]), max(part.rect[1])
+    askew = abs((sq.rect[2] - part.rect[2] + 45.0) % 90.0 - 45.0)
+    if long >= TURN_TIGHT * was or (askew < TURN_ASKEW and long > TURN_SHRINK * was):
+        return None
+    again = _read_blob(frame, sq, s, die)
+    if not isinstance(again, Die):
+        return None
+    (cx, cy), wh, a = sq.rect
+    for d in (TURN_LOOK * die, -TURN_LOOK * die):
+        look = _read_blob(frame, replace(sq, rect=((cx + d, cy + d), wh, a)), s, die)
+        if not (isinstance(look, Die) and look.value == again.value):
+            return None
+    return again
+
+
+def _turned(frame: np.ndarray, blob: Blob, s: float, die: float) -> Blob:
+    """The blob's die's square: turned to the die's edges, at most TURN_SIDE die edges
+    long either way, around the middle of the blob's outline along those edges.
+
+    A die's rounded corners, its shadow or a neighbour's rim make its blob an octagon or a
+    ragged square, whose least rectangle (minAreaRect) may lie up to 45 degrees off the
+    die's edges and take in the rest: the crop then holds the die askew, small, cut at its
+    corners or with its neighbour. The die's edges are the straight runs of the colour
+    step across the blob's outline: the strongest direction, modulo a quarter turn, of the
+    frame's Lab gradients within TURN_BAND die edges of the outline (not the pips' or a
+    glint's inside it; the working mask's outline itself is too coarse: its steps are
+    45 degrees).
+    """
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    g = TURN_BAND * die
+    x0, y0 = max(0, int((x - g) / s)), max(0, int((y - g) / s))
+    x1, y1 = min(frame.shape[1], int((x + w + g) / s) + 1), min(frame.shape[0], int((y + h + g) / s) + 1)
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    m = np.zeros(lab.shape[:2], np.uint8)
+    cv2.drawContours(m, [np.rint(blob.contour / s - np.array([x0, y0])).astype(np.int32)], -1, 255, -1)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(round(g / s)) | 1),) * 2)
+    band = ((cv2.dilate(m, k) > 0) & (cv2.erode(m, k) == 0)).astype(np.float32)
+    sin4 = cos4 = 0.0
+    for ch in cv2.split(lab):
+        gx, gy = cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1)
+        m2, th = (gx * gx + gy * gy) * band, np.arctan2(gy, gx)
+        sin4 += float((m2 * np.sin(4 * th)).sum())
+        cos4 += float((m2 * np.cos(4 * th)).sum())
+    a = math.atan2(sin4, cos4) / 4
+    ca, sa = math.cos(a), math.sin(a)
+    c = blob.contour.reshape(-1, 2).astype(np.float64)
+    u, v = c @ np.array([ca, sa]), c @ np.array([-sa, ca])
+    mu, mv = (u.min() + u.max()) / 2, (v.min() + v.max()) / 2
+    most = TURN_SIDE * die
+    size = (min(float(np.ptp(u)), most), min(float(np.ptp(v)), most))
+    # (the blob's own outline still masks the crop: what lies off it is not the die's)
+    return replace(blob, rect=((mu * ca - mv * sa, mu * sa + mv * ca), size, math.degrees(a)))
 
 
 def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:

@@ -54,6 +54,7 @@ def test_a_die_reads_the_same_wherever_its_crop_starts(dice_sets, monkeypatch, n
     # byler-d6 dice that read nothing on one or two of eight crop offsets without the looks
     assert _reads_at_offsets(dice_sets, monkeypatch, name, centre) == [(value,)] * len(OFFSETS)
     monkeypatch.setattr(face, "LOOKS", ())
+    monkeypatch.setattr(pips, "TURN", False)  # (an unclear part's die's square is read again there)
     assert (value,) in _reads_at_offsets(dice_sets, monkeypatch, name, centre)
     assert ("u",) in _reads_at_offsets(dice_sets, monkeypatch, name, centre)
 
