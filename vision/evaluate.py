@@ -61,6 +61,7 @@ class ImageScore:
     read: tuple[int, ...]
     ms: float
     has_boxes: bool
+    wrong: int = 0  # labelled dice matched by exactly one read die, of another value: worse than a re-roll
 
 
 @dataclass
@@ -86,6 +87,14 @@ class SetScore:
     def extra_dice(self) -> int:
         return sum(s.extra for s in self.images)
 
+    @property
+    def wrong_dice(self) -> int | None:
+        """Dice read as another value: the table scores these unless a player undoes them, where an
+        unreadable die only costs a re-roll. None without boxes (a die cannot be told from another)."""
+        if not any(s.has_boxes for s in self.images):
+            return None
+        return sum(s.wrong for s in self.images)
+
     def ms_quantile(self, q: float) -> float:
         ms = sorted(s.ms for s in self.images)
         if not ms:
@@ -101,6 +110,7 @@ class SetScore:
             "exact": round(self.exact, 4),
             "die_recall": None if recall is None else round(recall, 4),
             "extra_dice": self.extra_dice,
+            "wrong_dice": self.wrong_dice,
             "ms_p50": round(self.ms_quantile(0.5), 2),
             "ms_p95": round(self.ms_quantile(0.95), 2),
         }
@@ -176,11 +186,14 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
     boxes = image.boxes(width, height)
     owner = [_nearest_box(boxes, *_centre(d)) for d in reading.dice]
     matched_dice = {i for i, b in enumerate(owner) if b is not None}
-    recalled = 0
+    recalled = wrong = 0
     for j, box in enumerate(boxes):
         mine = [i for i, b in enumerate(owner) if b == j]
-        if len(mine) == 1 and reading.dice[mine[0]].value == box.value:
-            recalled += 1
+        if len(mine) == 1:
+            if reading.dice[mine[0]].value == box.value:
+                recalled += 1
+            else:
+                wrong += 1
     unmatched = len(reading.dice) - len(matched_dice)
     if image.partial:
         considered = tuple(sorted(reading.dice[i].value for i in matched_dice))
@@ -190,7 +203,7 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
         exact = read_values == image.values
         extra = unmatched
     return ImageScore(image.file, exact, len(boxes), recalled, extra, read_values,
-                      reading.ms, True)
+                      reading.ms, True, wrong)
 
 
 def evaluate_set(folder: str | Path, read: Callable[..., FrameReading],

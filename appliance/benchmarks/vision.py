@@ -71,13 +71,13 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(results[0]))
         return 0
     # one sample of the pixels can be lucky: the mean over several is the steadier score
-    mean = {key: _mean([r[key] for r in results]) for key in ("exact", "die_recall", "extra_dice")}
+    mean = {key: _mean([r[key] for r in results]) for key in ("exact", "die_recall", "extra_dice", "wrong_dice")}
     if args.json:
         print(json.dumps({"changes": results, "mean": mean}))
     else:
         recall = "n/a" if mean["die_recall"] is None else f"{mean['die_recall']:.1%}"
         print(f"mean of {len(results)}: exact {mean['exact']:.1%}, die recall {recall},"
-              f" extra dice {mean['extra_dice']}")
+              f" extra dice {mean['extra_dice']}, wrong dice {mean['wrong_dice']}")
     return 0
 
 
@@ -91,5 +91,7 @@ def _print(result: dict, name: str) -> None:
     print(f"exact       {result['exact']:.1%}")
     print(f"die recall  {'n/a (no boxes.csv)' if recall is None else f'{recall:.1%}'}")
     print(f"extra dice  {result['extra_dice']}")
+    wrong = result["wrong_dice"]
+    print(f"wrong dice  {'n/a (no boxes.csv)' if wrong is None else wrong}")
     print(f"ms p50      {result['ms_p50']:.2f}")
     print(f"ms p95      {result['ms_p95']:.2f}")

@@ -18,13 +18,31 @@ IMAGE = LabelledImage("a.jpg", Path("a.jpg"), (2, 5),
 
 def test_all_right():
     s = score_image(IMAGE, FrameReading((_die(5, 100, 100), _die(2, 300, 300))), 400, 400)
-    assert s.exact and s.recalled == 2 and s.extra == 0
+    assert s.exact and s.recalled == 2 and s.extra == 0 and s.wrong == 0
 
 
 def test_wrong_value_and_extra_die():
     reading = FrameReading((_die(6, 100, 100), _die(2, 300, 300), _die(1, 200, 30)))
     s = score_image(IMAGE, reading, 400, 400)
-    assert not s.exact and s.recalled == 1 and s.extra == 1
+    assert not s.exact and s.recalled == 1 and s.extra == 1 and s.wrong == 1
+
+
+def test_a_die_read_twice_or_not_at_all_is_not_read_wrong():
+    # a re-roll costs a throw; only a die read alone as another value is scored wrong by a table
+    reading = FrameReading((_die(5, 100, 100), _die(6, 104, 104)))
+    s = score_image(IMAGE, reading, 400, 400)
+    assert s.recalled == 0 and s.wrong == 0
+
+
+def test_a_set_counts_its_wrong_dice_only_where_dice_have_boxes():
+    from vision.evaluate import SetScore
+
+    boxed = score_image(IMAGE, FrameReading((_die(6, 100, 100), _die(3, 300, 300))), 400, 400)
+    assert SetScore([boxed, boxed]).wrong_dice == 4
+    assert SetScore([boxed]).as_dict()["wrong_dice"] == 2
+    unboxed = LabelledImage("b.jpg", Path("b.jpg"), (2, 5))
+    s = score_image(unboxed, FrameReading((_die(6, 100, 100), _die(3, 300, 300))), 400, 400)
+    assert SetScore([s]).wrong_dice is None
 
 
 def test_two_dice_in_one_box_do_not_count():

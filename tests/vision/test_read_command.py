@@ -50,7 +50,7 @@ def test_bench_vision_json(tmp_path, dice_sets, capsys):
     _two_image_set(tmp_path, dice_sets)
     assert main(["bench", "vision", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"images", "exact", "die_recall", "extra_dice", "ms_p50", "ms_p95"}
+    assert set(out) == {"images", "exact", "die_recall", "extra_dice", "wrong_dice", "ms_p50", "ms_p95"}
     assert out["images"] == 2 and 0.0 <= out["exact"] <= 1.0 and 0.0 <= out["die_recall"] <= 1.0
 
 
@@ -83,7 +83,7 @@ def test_bench_vision_over_several_changes_gives_their_mean(tmp_path, dice_sets,
     out = json.loads(capsys.readouterr().out.strip())
     assert [r.get("change", "none") for r in out["changes"]] == ["none", "shift1", "dark0.6"]
     assert out["changes"][0]["exact"] == 1.0 and out["changes"][2]["exact"] == 0.0
-    for key in ("exact", "die_recall", "extra_dice"):
+    for key in ("exact", "die_recall", "extra_dice", "wrong_dice"):
         assert out["mean"][key] == round(sum(r[key] for r in out["changes"]) / 3, 4)
     assert main(["bench", "vision", str(tmp_path), "--change", "none,shift1"]) == 0
     assert "mean of 2: exact" in capsys.readouterr().out
