@@ -53,6 +53,10 @@ LOOK_AREA = 0.7  # ... covering this part of a die's square at least (a die's pi
 # 2.0 long, 0.34 of a die; penlington-wood turn1 six_56's 6 at 1.5, five_43's 5 read 6 at 1.29)
 LOOK_AGAIN = ("unclear", "readers disagree")  # ... when nothing read or the readers disagreed (not a face turned away
 # on purpose: a refused 2, a doubtful 1, a 4 and a side face's row)
+PAST_THE_BAND = "read past the outline band"  # the reason given with a read from the spot maps faded towards the
+# outline (vision.spots.OUTLINE_BAND): the last word, when neither reader nor the blob's outline read
+BAND_DIE_SHAPED = True  # ... taken only on a die-shaped blob (_die_shaped): two dice in one blob read as one 6 (byler-d6
+# 111304's 4 and the die beside it)
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -360,6 +364,12 @@ def _weigh(patch: np.ndarray, mask: np.ndarray, second_axis: bool, by_spots: Spo
         # the spots on the blob's outline, past a body colour patch that cut pips off
         value, conf, centre, side = blob
         return FaceRead(value, conf, "", centre, side)
+    band = None
+    if holes.value is None and by_spots.band is not None and (not BAND_DIE_SHAPED or _die_shaped(mask)):
+        band = by_spots.band()  # the maps faded towards the outline: the last word (vision.spots.OUTLINE_BAND)
+    if band is not None:
+        value, conf, centre, side = band
+        return FaceRead(value, conf, PAST_THE_BAND, centre, side)
     return holes
 
 

@@ -95,6 +95,19 @@ OUTLINE_LEAST = 3  # ... for a face of this many pips or more (a 1 or 2 is what 
 # outer column on the outline, passed over, leaves a 4 that lies within its own corners),
 OUTLINE_SURE = 0.44  # ... at most this sure: under vision.face's SURE_SPOTS, so the hole reader may veto it (a face
 # read past stronger peaks is weaker evidence: uncapped, MEAN4 0.8665 against 0.8662 but 2 more wrong reads)
+OUTLINE_BAND = 0.2  # the last read of a face nothing else read (_past_the_band, vision.face): the two whole-face maps
+# faded to nothing towards the face patch's edge over this part of the face side. The die's dark edge, its shadow and a
+# glossy rim run along the outline and outshine the pips there (a gold die's black pips beside its dark edge, where the
+# face patch is cut inside the die); faded, the pips stand out. 0.25: two 6s fewer on byler-d6 (shift1, shift3); 0.3
+# fades a 6's outer columns. Made in the spot reader's own turn it took the place of the sharper map's and the blob's
+# reads (byler-d6 none's crops: 112353's and 111530's 6s read 4)
+BAND_LEAST = 5  # ... for a face of this many pips or more (a 3 or 4 is what a bigger face less a faded pip leaves: from 3
+# up and on any blob, byler-d6 over four grids 9 right and 8 wrong, 6s read 4, 1s and 2s read 3; from 4, turn1 111650's
+# and 112353's 6s read 4 and nothing more right),
+BAND_SPOTS = (SMOOTH, SHARP, 0.035)  # ... at these spot scales, the finer for pips run together (a dark die's red pips
+# on the hue map; 0.035 is the 1-pixel floor of _peaks' smoothing on most byler-d6 dice, 0.025 read the same): SHARP
+# read byler-d6 shift1 111446's 5 and 111628's 6, 0.035 none 113004's 5 and shift3 111858's 6; as sure as OUTLINE_SURE
+# at most (a read past stronger peaks is weak evidence)
 TWIN_LEAST = 3  # for a face of this many pips or more (below 6), a peak on a chosen pip's own spot, TWIN_6 from its
 # peak, is that pip again when the other pips are round (_rest_past_twins): a glare streak across one pip splits it in
 # two peaks. From 2 up, 3s read as 2s;
@@ -174,6 +187,7 @@ class SpotsSeen:
     spare: Callable[[], SpotRead | None] | None = None  # the blob outline's read, made on demand
     refused: bool = False  # read only as a 2 of flat spots (TWO_FLAT): no reader should read that 2
     no_six: bool = False  # a 6 of a 4 and a side face's row was turned away (_side_row): no reader should read a 6
+    band: Callable[[], SpotRead | None] | None = None  # the read past the outline band (OUTLINE_BAND), made on demand
 
 
 def read_spots(patch: np.ndarray, mask: np.ndarray) -> SpotRead | None:
@@ -263,6 +277,10 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     if read is None and not refused and BARS:
         # a 6 whose columns ran together even on the sharper map (a shaken camera): two bars
         read = _two_bars(made, face, side, centre, least)
+    band = None
+    if read is None and not refused and OUTLINE_BAND:
+        def band() -> SpotRead | None:
+            return _past_the_band(made, face, inner_mask, side, centre, least, TILT_HELD if pale is None else PALE_HELD)
     if read is None and refused:
         return SpotsSeen(None, seen, refused=True)
     no_six = read is None and SIDE_ROW in made.get(NOTES, ())
@@ -271,8 +289,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
             # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
             other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made, body=body)
             return other if other is not None and other[0] >= BLOB_LEAST else None
-        return SpotsSeen(None, seen, on_blob, no_six=no_six)
-    return SpotsSeen(read, seen, no_six=no_six)
+        return SpotsSeen(None, seen, on_blob, no_six=no_six, band=band)
+    return SpotsSeen(read, seen, no_six=no_six, band=band)
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,
@@ -482,6 +500,13 @@ class _FaceMaps:
         if key in self._peaks:
             return self._peaks[key][1]
         return cv2.GaussianBlur(self._contrast[n], (0, 0), max(1.0, spot * self.side))
+
+    def banded(self, n: int) -> np.ndarray | None:
+        """Map n (0 or 1) faded to nothing towards the face patch's edge over OUTLINE_BAND of the face side."""
+        contrast = self.contrast(n, self.face)
+        if contrast is None:
+            return None
+        return contrast * np.minimum(np.float32(1.0), self.edge() / np.float32(OUTLINE_BAND * self.side))
 
     def edge(self) -> np.ndarray:
         """Each face pixel's distance (crop pixels) from the face patch's edge (_past_the_outline), made once."""
@@ -1191,6 +1216,41 @@ def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: fl
         return None
     mid = (c1 + c2) / 2
     return (6, float(max(least, BAR_SURE)), (float(mid[0]), float(mid[1])), side)
+
+
+def _past_the_band(made: dict, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray, least: float,
+                   held: tuple[int, ...]) -> SpotRead | None:
+    """A face of BAND_LEAST pips or more on the whole-face maps faded towards the outline (OUTLINE_BAND), or None.
+
+    The face patch's outline is where the die's dark edge, its shadow and a glossy rim lie;
+    on a die whose edge is darker than its body (a gold die with black pips) or whose rim
+    shines (a dark glossy die) they are the face's strongest peaks, so the k strongest make
+    no layout and the pips beside them go unread. Fading the maps over the outer band, by
+    the face side, leaves the pips. A band fades a pip next to the outline too, so what is
+    left of a bigger face may be a smaller one: only 5s and 6s are read, as the last word
+    (vision.face: after the hole reader and the blob's read) and half sure (OUTLINE_SURE).
+    """
+    maps = made.get((id(face), side))
+    if maps is None:
+        return None
+    best = None
+    for n in (0, 1):
+        banded = maps.banded(n)
+        if banded is None:
+            continue
+        floor = HUE_FLOOR if n else MIN_CONTRAST
+        for spot in BAND_SPOTS:
+            peaks, smooth = _peaks(banded, face, side, spot, maps.off_face)
+            cand = _choose(peaks, smooth, inner_mask, side, centre, maps.edge_angle, banded, face, floor, None, OWN_LEVEL,
+                           held)
+            if cand is None or cand[1] < BAND_LEAST or cand[0] < least or (best is not None and cand[0] <= best[0]):
+                continue
+            best = cand
+    if best is None:
+        return None
+    score, value, pts = best
+    c = centroid(pts)
+    return (value, float(min(score, OUTLINE_SURE)), (float(c[0]), float(c[1])), side)
 
 
 def _fine(contrast: np.ndarray, side: float) -> np.ndarray:

@@ -611,6 +611,7 @@ def test_a_highlights_streak_among_the_pips_is_passed_over(dice_sets, monkeypatc
     # the 4 past the peaks beyond its corners, BEYOND_4, reads 112340's 4 too)
     monkeypatch.setattr(spots, "OUTLINE_DROP", 0)
     monkeypatch.setattr(spots, "BEYOND_4", False)
+    monkeypatch.setattr(spots, "OUTLINE_BAND", 0.0)  # (the maps faded towards the outline read 112404's 5 too)
     assert _values_near(dice_sets, name, centre) == []
 
 
@@ -657,6 +658,7 @@ def test_peaks_on_the_faces_outline_beyond_its_pips_are_passed_over(dice_sets, m
     assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (329, 229), change) == [5]
     monkeypatch.setattr(spots, "OUTLINE_DROP", 0)
     monkeypatch.setattr(spots, "BEYOND_4", False)  # (its corners past the edge's peaks, and the centre pip, read 5 too)
+    monkeypatch.setattr(spots, "OUTLINE_BAND", 0.0)  # (so do the maps faded towards the outline: the edge's peaks fade)
     assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (329, 229), change) == []
 
 
@@ -730,3 +732,50 @@ def test_a_side_faces_four_is_not_read_past_the_top_faces_pips(dice_sets, monkey
     assert near() == [2]
     monkeypatch.setattr(spots, "SQUARE_4", 0.0)
     assert near() == []
+
+
+@pytest.mark.parametrize("name,change,centre,value", [("IMG_20191208_112256.jpg", "none", (401, 282), 6),
+                                                      ("IMG_20191208_112256.jpg", "shift1", (401, 282), 6),
+                                                      ("IMG_20191208_112256.jpg", "shift3", (401, 282), 6),
+                                                      ("IMG_20191208_112256.jpg", "turn1", (401, 282), 6),
+                                                      ("IMG_20191208_112219.jpg", "shift3", (381, 342), 6)])
+def test_a_die_whose_dark_edge_outshines_its_pips_is_read_past_the_outline_band(dice_sets, monkeypatch, name, change,
+                                                                                 centre, value):
+    # byler-d6 gold dice with black pips: the die's dark edge along the face patch's outline is the
+    # strongest thing on the maps; faded over the outer band (OUTLINE_BAND), the pips make the 6
+    from vision import spots
+
+    assert _values_near(dice_sets, name, centre, change) == [value]
+    monkeypatch.setattr(spots, "OUTLINE_BAND", 0.0)
+    assert value not in _values_near(dice_sets, name, centre, change)
+
+
+@pytest.mark.parametrize("name,change,centre,value", [("IMG_20191208_111446.jpg", "shift1", (541, 189), 5),
+                                                      ("IMG_20191208_111628.jpg", "shift1", (521, 195), 6),
+                                                      ("IMG_20191208_113004.jpg", "none", (108, 301), 5),
+                                                      ("IMG_20191208_111858.jpg", "shift3", (330, 253), 6)])
+def test_the_band_is_read_at_finer_spot_scales_too(dice_sets, monkeypatch, name, change, centre, value):
+    from vision import spots
+
+    assert _values_near(dice_sets, name, centre, change) == [value]
+    # pips run together at the spot scale (SMOOTH) part on a finer map (BAND_SPOTS)
+    monkeypatch.setattr(spots, "BAND_SPOTS", (spots.SMOOTH,))
+    assert value not in _values_near(dice_sets, name, centre, change)
+
+
+@pytest.mark.parametrize("name,change,centre", [("IMG_20191208_111650.jpg", "turn1", (270, 273)),
+                                                ("IMG_20191208_112353.jpg", "turn1", (305, 413))])
+def test_the_band_reads_no_four_of_a_six(dice_sets, monkeypatch, name, change, centre):
+    # a 6 whose outer column lies in the band: faded, its other pips make a 4 (BAND_LEAST)
+    from vision import spots
+
+    assert 4 not in _values_near(dice_sets, name, centre, change)
+    monkeypatch.setattr(spots, "BAND_LEAST", 4)
+    assert 4 in _values_near(dice_sets, name, centre, change)
+
+
+def test_the_band_reads_no_two_dice_in_one_blob_as_one_face(dice_sets, monkeypatch):
+    # byler-d6 111304: a 4 and the die beside it in one blob, read past the band as a 6 (BAND_DIE_SHAPED)
+    assert 6 not in _values_near(dice_sets, "IMG_20191208_111304.jpg", (324, 145))
+    monkeypatch.setattr(face, "BAND_DIE_SHAPED", False)
+    assert 6 in _values_near(dice_sets, "IMG_20191208_111304.jpg", (324, 145))
