@@ -8,6 +8,10 @@ has, so a dim room gives such frames. A frame whose bright end (the 99th percent
 its grey, the dice and the lit surface) lies below BRIGHT is scaled up to it; a frame
 exposed normally is left as it is (the shared photos' bright ends lie at 169-225).
 Overexposure is not undone: what clipped is gone.
+
+A noisy frame (a small sensor in poor light, or a dim frame brought up) is smoothed first
+(denoised): the hole reader's Otsu planes and the pip seeds' dark spots are cut at single
+pixels, and a pixel's noise breaks a body plane into holes and a pip into pieces.
 """
 
 from __future__ import annotations
@@ -39,3 +43,41 @@ def exposed(frame_bgr: np.ndarray) -> np.ndarray:
     if gain < MIN_GAIN:
         return frame_bgr
     return cv2.convertScaleAbs(frame_bgr, alpha=gain)
+
+
+# a frame is noisy when its grey's noise (noise_sd) is at least NOISE_AT grey levels: the shared photos, at every
+# scale, blur, JPEG quality and exposure retake.py makes of them, lie at 0-0.5; retake.py's noise8 at 5.4
+NOISE_AT = 2.0
+# a noisy frame is smoothed by a bilateral filter of DENOISE_D pixels (DENOISE_SPACE its spatial sigma) that averages
+# only colours within DENOISE_COLOUR of the noise's sd of each other: noise is a pixel's own, so its filter is in
+# pixels (not die edges); a pip's edge stands far above the noise and is kept. noise8 exact/recall/wrong: byler-d6
+# 0.535/0.8816/34 -> 0.615/0.9038/31 (a heap's noisy foreground cut no die: 111316; centre pips lost in the noise),
+# penlington-wood 0.9226/0.9674/2 -> 0.9097/0.9558/4 (pale dice on the pale desk: their faint outlines are smoothed
+# too, two run together). 5 px, sigma 2: byler-d6 0.595/0.9032/38, penlington-wood 0.9065/0.9611/3; 9 px, sigma 4:
+# byler-d6 0.645/0.9072/35; 3 sds of colour 0.59/0.8951/37, 1.2 0.575/0.8911/35; non-local means at 1.2 sds
+# 0.535/0.8541/36 (smooths small pips away); the crops alone smoothed, not the frame stage's: 0.565/0.8843/44
+DENOISE_D = 7
+DENOISE_SPACE = 3.0
+DENOISE_COLOUR = 2.0
+DENOISE = True  # False: for tests
+_LAPLACE = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+_GREY_SD = 0.67  # a colour noise's sd in the grey (0.299, 0.587, 0.114 of three independent channels)
+
+
+def noise_sd(frame_bgr: np.ndarray) -> float:
+    """The frame's noise sd in grey levels, from the median of its Laplacian's size (Immerkaer's mask).
+
+    The mask cancels a plane and a ramp; the median passes over the edges and texture that
+    make the few large answers, so what is left is the noise (a noise of sd s gives 6 s).
+    """
+    grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    lap = cv2.filter2D(grey.astype(np.float32), -1, _LAPLACE)[1:-1, 1:-1]
+    return float(1.4826 * np.median(np.abs(lap)) / 6.0)
+
+
+def denoised(frame_bgr: np.ndarray) -> np.ndarray:
+    """The frame smoothed within like colours when it is noisy (NOISE_AT), else the very same array."""
+    sd = noise_sd(frame_bgr)
+    if not DENOISE or sd < NOISE_AT:
+        return frame_bgr
+    return cv2.bilateralFilter(frame_bgr, DENOISE_D, DENOISE_COLOUR * sd / _GREY_SD, DENOISE_SPACE)

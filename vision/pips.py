@@ -27,7 +27,7 @@ import numpy as np
 from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
                            split_at_cores, without_strips)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
-from vision.exposure import exposed
+from vision.exposure import denoised, exposed
 from vision.face import CROP, MARGIN, crop_die, read_face
 
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
@@ -310,6 +310,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     if fh < 8 or fw < 8:
         return FrameReading()
     frame_bgr = exposed(frame_bgr)  # an underexposed frame's contrasts fall under every floor
+    frame_bgr = denoised(frame_bgr)  # a noisy frame (a small sensor, a dim room) breaks planes and pips into pieces
     if die_size_px:
         s = min(1.0, WORK_DIE_PX / float(die_size_px))
     else:
