@@ -18,11 +18,12 @@ from vision.retake import CHANGES
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
-# set: (exact, die recall, most extra dice); measured at ad028d2: byler-d6 0.725 / 0.930 / 1
-# and penlington-wood 0.945 / 0.978 / 0 (extra dice there were desk clutter)
+# set: (exact, die recall, most extra dice, most wrong dice); measured at 28b1ceb: byler-d6
+# 0.76 / 0.9455 / 0 / 16 and penlington-wood 0.9484 / 0.98 / 0 / 1 (a wrong die is one the table
+# would score: it is held apart from the unreadable ones, which only cost a re-roll)
 FLOORS = {
-    "byler-d6": (0.72, 0.93, 4),
-    "penlington-wood": (0.925, 0.97, 3),
+    "byler-d6": (0.74, 0.94, 3, 20),
+    "penlington-wood": (0.935, 0.975, 3, 4),
 }
 
 
@@ -34,35 +35,36 @@ def test_accuracy_floor(dice_sets, name):
     _holds(score, FLOORS[name])
 
 
-def _holds(score, floor: tuple[float, float, int]) -> None:
-    """The score is at or above the floor's exact and die recall, at or below its extra dice."""
-    exact, recall, extra = floor
+def _holds(score, floor: tuple[float, float, int, int]) -> None:
+    """The score is at or above the floor's exact and die recall, at or below its extra and wrong dice."""
+    exact, recall, extra, wrong = floor
     assert score.exact >= exact, score.as_dict()
     assert score.die_recall >= recall, score.as_dict()
     assert score.extra_dice <= extra, score.as_dict()
+    assert score.wrong_dice <= wrong, score.as_dict()
 
 
-# (set, change): (exact, die recall, most extra dice) on the odd-indexed photos (rules are
-# tuned on the even half and checked on the odd one); measured at ad028d2: byler-d6
-# dark0.6 0.63 / 0.903 / 0, blur1 0.53 / 0.867 / 1, jpeg40 0.40 / 0.808 / 0, scale0.6
-# 0.54 / 0.876 / 1; penlington-wood 0.910 / 0.960 / 3, 0.910 / 0.962 / 4, 0.910 / 0.979 / 4,
-# 0.910 / 0.971 / 8
+# (set, change): (exact, die recall, most extra dice, most wrong dice) on the odd-indexed photos
+# (rules are tuned on the even half and checked on the odd one); measured at 28b1ceb, byler-d6:
+# dark0.6 0.67 / 0.930 / 0 / 13, blur1 0.55 / 0.891 / 0 / 16, jpeg40 0.44 / 0.821 / 0 / 30,
+# scale0.6 0.63 / 0.909 / 0 / 16, shift1 0.68 / 0.925 / 0 / 16, turn1 0.67 / 0.918 / 0 / 16;
+# penlington-wood: dark0.6 0.923 / 0.969 / 1 / 1, blur1 0.929 / 0.973 / 2 / 5, jpeg40
+# 0.942 / 0.985 / 2 / 1, scale0.6 0.923 / 0.979 / 5 / 2, shift1 0.948 / 0.979 / 3 / 2,
+# turn1 0.968 / 0.990 / 0 / 1
 CHANGED_FLOORS = {
-    ("byler-d6", "dark0.6"): (0.60, 0.885, 3),
-    ("byler-d6", "blur1"): (0.50, 0.85, 3),
-    ("byler-d6", "jpeg40"): (0.37, 0.79, 3),
-    ("byler-d6", "scale0.6"): (0.51, 0.86, 3),
-    ("penlington-wood", "dark0.6"): (0.88, 0.95, 5),
-    ("penlington-wood", "blur1"): (0.88, 0.95, 7),
-    ("penlington-wood", "jpeg40"): (0.88, 0.965, 7),
-    ("penlington-wood", "scale0.6"): (0.88, 0.96, 11),
-    # the camera nudged by a pixel or turned by a degree: the same scene on another sampling
-    # grid (measured at 248d677: byler-d6 shift1 0.65 / 0.907 / 0, turn1 0.61 / 0.896 / 0;
-    # penlington-wood 0.923 / 0.975 / 6, 0.942 / 0.983 / 2)
-    ("byler-d6", "shift1"): (0.62, 0.89, 3),
-    ("byler-d6", "turn1"): (0.58, 0.88, 3),
-    ("penlington-wood", "shift1"): (0.90, 0.96, 9),
-    ("penlington-wood", "turn1"): (0.91, 0.97, 5),
+    ("byler-d6", "dark0.6"): (0.64, 0.91, 3, 18),
+    ("byler-d6", "blur1"): (0.52, 0.87, 3, 20),
+    ("byler-d6", "jpeg40"): (0.41, 0.80, 3, 34),
+    ("byler-d6", "scale0.6"): (0.60, 0.89, 3, 20),
+    ("penlington-wood", "dark0.6"): (0.90, 0.955, 5, 4),
+    ("penlington-wood", "blur1"): (0.90, 0.96, 6, 8),
+    ("penlington-wood", "jpeg40"): (0.92, 0.975, 6, 4),
+    ("penlington-wood", "scale0.6"): (0.90, 0.965, 9, 5),
+    # the camera nudged by a pixel or turned by a degree: the same scene on another sampling grid
+    ("byler-d6", "shift1"): (0.65, 0.91, 3, 20),
+    ("byler-d6", "turn1"): (0.64, 0.90, 3, 20),
+    ("penlington-wood", "shift1"): (0.925, 0.965, 7, 5),
+    ("penlington-wood", "turn1"): (0.94, 0.975, 4, 4),
 }
 
 
