@@ -654,7 +654,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
     hue map whose pips differ in hue OWN_LEVEL_HUE, for a face standing clear by OWN_SURE);
     past_beyond: a 4 passes over the peaks beyond its corners (BEYOND_4: the second try, when
-    the first read nothing).
+    the first read nothing). That try weighs the 4 alone: every other count, and the frontal
+    1, would score as in the first, which the 4 must beat anyway.
 
     A 2 or a 4 must lie square with the face's edges (at edge_angle): two pips of a 4 or a 5
     taken for a 2, or glare spots, mostly do not (TILT_HELD). When no face stands out, the strongest
@@ -664,7 +665,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     apart = None  # _apart(peaks), made when k reaches 6
     top = np.array([(t[0], t[1]) for t in peaks[:5]], np.float32)  # pts of k < 6 are its first k rows
     dist = None  # their distances apart over the side, made for the first layout judged
-    for k in range(1, min(6, len(peaks)) + 1):
+    for k in (4,) if past_beyond else range(1, min(6, len(peaks)) + 1):
         if k == 6 and apart is None:
             apart = _apart(peaks, side) if len(peaks) >= 6 else peaks
         src = apart if k == 6 else peaks
@@ -734,7 +735,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             if k == 2 and _side_pip_beside(sel, contrast, face, side):
                 continue  # a 1 and a side face's pip
             best = (score, k, pts)
-    if (best is None or best[0] < MIN_CONFIDENCE) and peaks and peaks[0][2] >= floor:
+    if not past_beyond and (best is None or best[0] < MIN_CONFIDENCE) and peaks and peaks[0][2] >= floor:
         one = _frontal_one(peaks, smooth, inside, side, centre, contrast, face)
         if one is not None and (best is None or one > best[0]):
             best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))
