@@ -680,12 +680,16 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             rest, beyond = _rest_past_6(src, pts, side)
         else:
             pts = top[:k]
+            if past_beyond and (k == len(src) or _squareness(pts, centroid(pts)) < SQUARE_4):
+                break  # no peak to pass: the first try's 4 again, which read nothing
             rest, beyond = (src[k][2] if k < len(src) else 0.0), False
             if TWIN_LEAST <= k < len(src):
                 rest = _rest_past_twins(src, k, pts, side, contrast, face)
             plain = rest
             if past_beyond and k == 4 < len(src):
                 rest, beyond = _rest_past_beyond(src, k, pts, rest)
+                if not beyond:
+                    break  # passed no peak: the first try's 4 again
         bound = 1.0 - rest / max(1e-3, weakest)  # the score with a perfect layout
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
