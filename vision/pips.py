@@ -119,6 +119,9 @@ TOP_SHORT = 0.7
 # end whole and reads there as a 2 (penlington-wood dice_46 under shift3, dice_25 under
 # turn1: 0.10-0.12 off, under TWO_NEAR; no 2 read right on either set's four grids is lost)
 TWO_END_ONE = True
+# ... and one whose top end reads TWO_END_MORE pips or more is that top face: the part's 2 was two of
+# its pips, the rest cut off or lying askew (penlington-wood four_25 on the moved grids; 7: not)
+TWO_END_MORE = 4
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
@@ -447,12 +450,13 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # a 2 read on a whole oblique part whose face lies off its top end toward the camera
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
     # end reads instead, when that is a die other than a 2 (else the 2 stays); so is one
-    # whose top end reads a 1 (TWO_END_ONE)
+    # whose top end reads a 1 (TWO_END_ONE), or 4-6 pips (TWO_END_MORE)
     for part, two in twos:
         for _, end in _top_ends([part], lean):
             near = _one_and_side_pip(two, part, end, s, die)
             result = _top_read(frame_bgr, part, end, s, die)
-            if not (near or (TWO_END_ONE and isinstance(result, Die) and result.value == 1)):
+            if not (near or (TWO_END_ONE and isinstance(result, Die) and result.value == 1)
+                    or (isinstance(result, Die) and result.value >= TWO_END_MORE)):
                 continue
             if isinstance(result, Die) and result.value != 2:
                 dice, sides = _kept(dice, sides, [d is not two for d in dice])

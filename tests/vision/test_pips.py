@@ -1661,6 +1661,21 @@ def test_a_two_on_an_oblique_part_whose_top_end_reads_a_one_is_that_one(dice_set
     assert read_in_box()[grid] == []
 
 
+def test_a_two_on_an_oblique_part_whose_top_end_reads_more_pips_is_that_face(dice_sets, monkeypatch):
+    """penlington-wood four_25: an oblique 4 turned a quarter off the camera's axes (its pips a
+    diamond) beside its side faces' rows. On the moved grids (shift1, shift3, turn1) its whole
+    part's least rectangle turns 25 degrees and the part reads a 2, two of the 4's pips; its top
+    end, the top face, reads the 4. A 2 on a whole oblique part whose top end reads 4-6 pips is
+    that face (TWO_END_MORE): the part's 2 was a piece of it. On the photo as it is the whole
+    part reads the 4 itself. With the rule off the moved grids read the 2."""
+    import vision.pips as pips
+
+    box, read_in_box = _box_on_grids(dice_sets, "penlington-wood", "four_25.jpg", (406, 87))
+    assert read_in_box() == [[4], [4], [4], [4]]
+    monkeypatch.setattr(pips, "TWO_END_MORE", 7)
+    assert read_in_box() == [[4], [2], [2], [2]]
+
+
 @pytest.mark.parametrize("file, at, read_on, missed", [
     ("IMG_20191208_112342.jpg", (333, 397), 4, 2),  # a 5 by a neighbour, its part 1.15 die areas
     ("IMG_20191208_111228.jpg", (139, 147), 3, 2),  # a 3 against a red die, its part 1.3-1.5
