@@ -122,6 +122,12 @@ TWO_END_ONE = True
 # ... and one whose top end reads TWO_END_MORE pips or more is that top face: the part's 2 was two of
 # its pips, the rest cut off or lying askew (penlington-wood four_25 on the moved grids; 7: not)
 TWO_END_MORE = 4
+# a 6 read on a whole part of SIX_TOP squareness or less (long: an oblique die's top and side
+# faces) whose face lies off the top end toward the camera is a 4 or a 5 and its side face's
+# row of pips, when its top end reads that 4 or 5 (penlington-wood five_13, five_15, four_23:
+# parts 0.46-0.61; a true 6 whose top end reads a 4, its third row cut off: six_36, six_48,
+# 0.70-0.97; 0: not)
+SIX_TOP = 0.65
 # a ragged part of a die's area that reads as nothing (a die with a shadow, a tail or a
 # pale neighbour's rim run into it) is read again as a die-sized square around its
 # deepest point when that lies CORE_DEPTH die edges inside its outline (nearly a whole
@@ -345,6 +351,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     lean: list[tuple[float, float]] = []
     ragged: list[Blob] = []
     twos: list[tuple[Blob, Die]] = []  # 2s read on whole oblique-shaped parts
+    sixes: list[tuple[Blob, Die]] = []  # 6s read on whole parts that may be oblique dice
     cabled: list[Blob] = []  # long parts of a blob with a tail (a cable's)
     unclear: list[tuple[Blob, Unreadable]] = []
     left: list[tuple[np.ndarray, tuple[int, int]]] = []
@@ -427,6 +434,8 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 take(result, side=part.side / s)
                 if result.value == 2 and _oblique(part, die):
                     twos.append((part, result))
+                if result.value == 6 and part.squareness <= SIX_TOP:
+                    sixes.append((part, result))
                 # where the face read lies in its part, in die edges: an oblique die's top face
                 # lies off its part's centre, on the side away from the camera (a thin part's
                 # face lies where the thing's shape puts it: LEAN_SQUARE)
@@ -460,6 +469,17 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 continue
             if isinstance(result, Die) and result.value != 2:
                 dice, sides = _kept(dice, sides, [d is not two for d in dice])
+                take(result)
+    # a 6 read on a whole oblique part whose face lies off its top end toward the camera is
+    # a 4 or a 5 and the row of its side face's pips below it, when its top end reads that 4 or 5
+    # (SIX_TOP; a true 6's top end reads the 6, or nothing)
+    for part, six in sixes:
+        for _, end in _top_ends([part], lean):
+            if _off_end(six, part, end, s) <= TWO_NEAR * die:
+                continue
+            result = _top_read(frame_bgr, part, end, s, die)
+            if isinstance(result, Die) and result.value in (4, 5):
+                dice, sides = _kept(dice, sides, [d is not six for d in dice])
                 take(result)
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
@@ -1062,6 +1082,17 @@ def _tilted_ends(parts: list[tuple[Blob, Unreadable]], lean: list[tuple[float, f
     return out
 
 
+def _off_end(die_read: Die, part: Blob, end: Blob, s: float) -> float:
+    """How far (working pixels) a die read on a whole part is centred off its top end's centre toward the part's centre."""
+    (ex, ey), (px, py) = end.rect[0], part.rect[0]
+    vx, vy = ex - px, ey - py
+    n = math.hypot(vx, vy)
+    if n == 0.0:
+        return 0.0
+    fx, fy = die_read.box[0][0] * s - ex, die_read.box[0][1] * s - ey
+    return -(fx * vx + fy * vy) / n
+
+
 def _one_and_side_pip(die_read: Die, part: Blob, end: Blob, s: float, die: float) -> bool:
     """Is a 2 read at a part's top-face end centred over TWO_NEAR die edges off the end's
     centre toward the part's centre (the camera's side)?
@@ -1071,15 +1102,7 @@ def _one_and_side_pip(die_read: Die, part: Blob, end: Blob, s: float, die: float
     nearest pip lie on a diagonal as a 2's spots do. A 2 on the top face is centred in the
     end; this pair's middle lies half a pip row nearer the camera.
     """
-    if die_read.value != 2:
-        return False
-    (ex, ey), (px, py) = end.rect[0], part.rect[0]
-    vx, vy = ex - px, ey - py
-    n = math.hypot(vx, vy)
-    if n == 0.0:
-        return False
-    fx, fy = die_read.box[0][0] * s - ex, die_read.box[0][1] * s - ey
-    return (fx * vx + fy * vy) / n < -TWO_NEAR * die
+    return die_read.value == 2 and _off_end(die_read, part, end, s) > TWO_NEAR * die
 
 
 def _top_read(frame: np.ndarray, part: Blob, end: Blob, s: float, die: float) -> Die | Unreadable | None:

@@ -1676,6 +1676,25 @@ def test_a_two_on_an_oblique_part_whose_top_end_reads_more_pips_is_that_face(dic
     assert read_in_box() == [[4], [2], [2], [2]]
 
 
+@pytest.mark.parametrize("file, at, value, grids", [("five_13.jpg", (318, 95), 5, (0, 2)),
+                                                    ("four_23.jpg", (171, 257), 4, (2, 3))])
+def test_a_six_on_a_long_part_whose_top_end_reads_fewer_pips_is_that_face(dice_sets, file, at, value, grids,
+                                                                            monkeypatch):
+    """penlington-wood five_13 (as it is, shift3) and four_23 (shift3, turn1): an oblique 5 or 4
+    whose whole part, top face and side face (squareness 0.46-0.61), reads a 6 (the 4's corners
+    and the side face's row of pips below them), centred off the top end toward the camera;
+    the top end reads the top face. A 6 read so is the top end's 4 or 5 (SIX_TOP); with the
+    rule off those grids read the 6."""
+    import vision.pips as pips
+
+    box, read_in_box = _box_on_grids(dice_sets, "penlington-wood", file, at)
+    got = read_in_box()
+    assert all(got[g] == [value] for g in grids)
+    monkeypatch.setattr(pips, "SIX_TOP", 0.0)
+    got = read_in_box()
+    assert all(got[g] == [6] for g in grids)
+
+
 @pytest.mark.parametrize("file, at, read_on, missed", [
     ("IMG_20191208_112342.jpg", (333, 397), 4, 2),  # a 5 by a neighbour, its part 1.15 die areas
     ("IMG_20191208_111228.jpg", (139, 147), 3, 2),  # a 3 against a red die, its part 1.3-1.5
