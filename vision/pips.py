@@ -122,6 +122,11 @@ TWO_END_ONE = True
 # ... and one whose top end reads TWO_END_MORE pips or more is that top face: the part's 2 was two of
 # its pips, the rest cut off or lying askew (penlington-wood four_25 on the moved grids; 7: not)
 TWO_END_MORE = 4
+# ... and so is a 2 read on a whole part of TWO_LONG squareness or less that is not _oblique's (a
+# die's area and width), in a view that leans clearly (TILTED): a 1 and its side face's pip on a
+# part cut short or wide (penlington-wood dice_31, dice_46 on the moved grids, dice_43, dice_27
+# under dark0.6, gamma1.5; in a view that leans less, byler-d6 lost 2s read right to 1s; 0: not)
+TWO_LONG = 0.75
 # a 6 read on a whole part of SIX_TOP squareness or less (long: an oblique die's top and side
 # faces) whose face lies off the top end toward the camera is a 4 or a 5 and its side face's
 # row of pips, when its top end reads that 4 or 5 (penlington-wood five_13, five_15, four_23:
@@ -432,7 +437,7 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
                 if part.by_area:
                     by_area.append(result)
                 take(result, side=part.side / s)
-                if result.value == 2 and _oblique(part, die):
+                if result.value == 2 and (_oblique(part, die) or part.squareness <= TWO_LONG):
                     twos.append((part, result))
                 if result.value == 6 and part.squareness <= SIX_TOP:
                     sixes.append((part, result))
@@ -460,7 +465,10 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
     # end reads instead, when that is a die other than a 2 (else the 2 stays); so is one
     # whose top end reads a 1 (TWO_END_ONE), or 4-6 pips (TWO_END_MORE)
+    tilted = _frame_lean(lean, TILTED) is not None
     for part, two in twos:
+        if not (tilted or _oblique(part, die)):
+            continue  # a part not so long, in a view that leans little: a 2 seen from above and its shadow
         for _, end in _top_ends([part], lean):
             near = _one_and_side_pip(two, part, end, s, die)
             result = _top_read(frame_bgr, part, end, s, die)

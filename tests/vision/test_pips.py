@@ -1695,6 +1695,22 @@ def test_a_six_on_a_long_part_whose_top_end_reads_fewer_pips_is_that_face(dice_s
     assert all(got[g] == [6] for g in grids)
 
 
+@pytest.mark.parametrize("file, at, grid, without", [("dice_31.jpg", (206, 272), 1, [2]),
+                                                      ("dice_46.jpg", (376, 95), 3, [])])
+def test_a_two_on_a_long_part_in_a_tilted_view_whose_top_end_reads_a_one_is_that_one(dice_sets, file, at, grid,
+                                                                                     without, monkeypatch):
+    """penlington-wood dice_31 under shift1, dice_46 under turn1: an oblique 1 whose whole part is
+    too square (0.61-0.75) or too small for _oblique reads a 2, the 1 and its side face's nearest
+    pip; in a view that leans clearly its top end reads the 1 (TWO_LONG). With the rule off the
+    2 stands: in the 1's box (dice_31) or beside it, the 1 missed (dice_46)."""
+    import vision.pips as pips
+
+    box, read_in_box = _box_on_grids(dice_sets, "penlington-wood", file, at)
+    assert read_in_box()[grid] == [1]
+    monkeypatch.setattr(pips, "TWO_LONG", 0.0)
+    assert read_in_box()[grid] == without
+
+
 @pytest.mark.parametrize("file, at, read_on, missed", [
     ("IMG_20191208_112342.jpg", (333, 397), 4, 2),  # a 5 by a neighbour, its part 1.15 die areas
     ("IMG_20191208_111228.jpg", (139, 147), 3, 2),  # a 3 against a red die, its part 1.3-1.5
