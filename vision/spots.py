@@ -166,6 +166,17 @@ BAR_LEVEL_HUE = 0.4  # ... its bars above BAR_LEVEL, else above this part of its
 HUE_MIDDLE = 0.13  # a 2 read on a lightness map whose middle (within this part of the face side) holds the hue map's
 # strongest spot (HUE_FLOOR at least) is no 2: two glints around a coloured centre pip on a dark translucent die
 # (byler-d6 112419's 1); a true 2's middle is plain body on every map (0.15 took no right 2 on the originals either)
+HUE_GLINTS = (3, 6)  # a 1 or a 2 read on a lightness map is glints, not pips, where the hue map of a face whose pips
+# differ from the body in hue (GREY_COS) shows this many even, strong spots (HUE_FLOOR, EVEN; up to 6, a face's most:
+# more are marbling) (_glints): a dark translucent or glossy die's highlights outshine its red pips in all of Lab, and
+# one glint, or two, make a 1 or a 2 there (byler-d6 095849's 4 read 1, 095854's and 095910's 3s read 2). Four grids,
+# both sets: wrong 107 -> 102, one die more read (MEAN4 0.8826 -> 0.8830); from 2 spots, 111446's white 1 was lost
+HUE_GLINTS_BELOW = 0.6  # ... when the read is less sure than this (the glints' 1s 0.47-0.55, their 2s 0.32; 0.7 the same)
+HUE_GLINTS_PART = 0.5  # ... and the hue map's strongest spot is this part of the read's weakest pip at least (a white 1
+# on a pink or red marbled body stands far above its hue map's marbling: 112951's, 112305's at 0.39 and 0.17 were lost
+# without it; the glints' 0.54-1.15)
+HUE_GLINTS_NEAR = 0.5  # ... and the read's centre lies this near (face sides) the hue spots' centre: on the same face
+# (a neighbour's 2 at the crop's edge beside a 3's hue pips, 111751's, was lost on four grids without it)
 TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
@@ -408,6 +419,8 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     conf, value, pts, smooth, contrast = best
     if value == 2 and best_n % 2 == 0 and _hue_in_middle(maps, pts, spot):
         return None, seen, True  # refused: the hole reader reads the same glints as the same 2
+    if value <= 2 and best_n % 2 == 0 and conf < HUE_GLINTS_BELOW and _glints(maps, spot, pts, smooth):
+        return None, seen, False  # left to the other readers, which see no glints as pips
     if round_pips and not all(_round(p, contrast, face, side) for p in pts):
         return None, seen, False
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
@@ -436,6 +449,29 @@ def _hue_in_middle(maps: "_FaceMaps", pts: np.ndarray, spot: float) -> bool:
         return False
     c = centroid(pts)
     return bool(np.hypot(peaks[0][0] - c[0], peaks[0][1] - c[1]) < HUE_MIDDLE * maps.side)
+
+
+def _glints(maps: "_FaceMaps", spot: float, pts: np.ndarray, smooth: np.ndarray) -> bool:
+    """Is a 1 or a 2 read on a lightness map (pts, on its map smoothed at spot) glints on a face of hue pips (HUE_GLINTS)?
+
+    A dark glossy or translucent die's highlights are its face's most off-body colour, so on
+    the lightness map they are the strongest spots, and one or two of them stand clear of the
+    red pips beside them: a sure enough 1 or 2. Where the pips differ from the body in hue
+    (GREY_COS), the hue map shows them, 3-6 even spots about as strong, on the same face.
+    """
+    if not HUE_GLINTS or maps.contrast(1, maps.face) is None or not maps.off_grey.get(1, False):
+        return False
+    peaks, _ = maps.peaks(1, spot)
+    if not peaks:
+        return False
+    at = np.rint(pts).astype(int)
+    if peaks[0][2] < HUE_GLINTS_PART * float(smooth[at[:, 1], at[:, 0]].min()):
+        return False
+    least = max(HUE_FLOOR, EVEN * peaks[0][2])
+    strong = np.array([(t[0], t[1]) for t in peaks if t[2] >= least], np.float32)
+    if not HUE_GLINTS[0] <= len(strong) <= HUE_GLINTS[1]:
+        return False
+    return bool(np.hypot(*(centroid(pts) - centroid(strong))) <= HUE_GLINTS_NEAR * maps.side)
 
 
 def _flat_two(pts: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:

@@ -786,3 +786,21 @@ def test_the_band_reads_no_two_dice_in_one_blob_as_one_face(dice_sets, monkeypat
     assert 6 not in _values_near(dice_sets, "IMG_20191208_111304.jpg", (324, 145))
     monkeypatch.setattr(face, "BAND_DIE_SHAPED", False)
     assert 6 in _values_near(dice_sets, "IMG_20191208_111304.jpg", (324, 145))
+
+
+@pytest.mark.parametrize("name, centre, change, value, glint", [
+    ("IMG_20191209_095849.jpg", (421, 361), "none", [4], [1]),
+    ("IMG_20191209_095849.jpg", (421, 361), "shift1", [], [1]),
+    ("IMG_20191209_095910.jpg", (148, 436), "shift1", [], [2]),
+    ("IMG_20191209_095910.jpg", (148, 436), "shift3", [], [2]),
+    ("IMG_20191209_095854.jpg", (174, 273), "shift1", [], [2]),
+])
+def test_glints_on_a_face_of_hue_pips_are_no_one_or_two(dice_sets, monkeypatch, name, centre, change, value, glint):
+    from vision import spots
+
+    # byler-d6: dark glossy and smoke translucent dice with red pips; a white glint (or two) is the lightness map's
+    # strongest spot, standing clear enough of the pips to read as a 1 (a 4, 095849) or a 2 (3s, 095854, 095910)
+    # while the hue map shows the red pips, 3-6 even spots, on the same face (HUE_GLINTS): a re-roll, or the 4, instead
+    assert _values_near(dice_sets, name, centre, change) == value
+    monkeypatch.setattr(spots, "HUE_GLINTS", ())
+    assert _values_near(dice_sets, name, centre, change) == glint
