@@ -166,6 +166,13 @@ BAR_LEVEL_HUE = 0.4  # ... its bars above BAR_LEVEL, else above this part of its
 HUE_MIDDLE = 0.13  # a 2 read on a lightness map whose middle (within this part of the face side) holds the hue map's
 # strongest spot (HUE_FLOOR at least) is no 2: two glints around a coloured centre pip on a dark translucent die
 # (byler-d6 112419's 1); a true 2's middle is plain body on every map (0.15 took no right 2 on the originals either)
+PATCH_EDGE = 0.05  # no peak is taken this near (a part of the patch side) the patch's edge: vision.face cuts a die's crop
+# 1.12 die sides wide around it (MARGIN), so its outer 0.054 lies past the die's own edge, and a pip's centre lies far
+# inside that; there lie a neighbour's pips, its edge or glare, a replicated border's streak, as strong as a pip, and among
+# the k strongest they broke the layout (byler-d6 111710's blue 2 beside a red die, 111628's 6 under its neighbour's glint;
+# even and odd halves, none, shift1, shift3 and turn1). Four grids: MEAN4 0.8830 -> 0.8839, wrong 102 -> 101, extra
+# 20 -> 19 (10 dice more read, 4 fewer; penlington-wood four_13's 4 lost on none, read on shift3). 0.025 (1 px): 6 read,
+# 1 lost, a 1 read 2; 0.075 (3 px): 5 more lost, a 6 read 1
 HUE_GLINTS = (3, 6)  # a 1 or a 2 read on a lightness map is glints, not pips, where the hue map of a face whose pips
 # differ from the body in hue (GREY_COS) shows this many even, strong spots (HUE_FLOOR, EVEN; up to 6, a face's most:
 # more are marbling) (_glints): a dark translucent or glossy die's highlights outshine its red pips in all of Lab, and
@@ -665,6 +672,12 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
     det -= dxy * dxy
     off = dxx > 0
     off |= ~face if off_face is None else off_face
+    edge = int(PATCH_EDGE * min(off.shape))  # whole pixels: the patch's outer rows and columns
+    if edge > 0:
+        off[:edge] = True
+        off[-edge:] = True
+        off[:, :edge] = True
+        off[:, -edge:] = True
     np.copyto(det, 0, where=off)
     r = max(1, int(round(0.09 * side)))
     peak = det >= cv2.dilate(det, _disc(r))
