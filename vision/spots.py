@@ -173,6 +173,10 @@ PATCH_EDGE = 0.05  # no peak is taken this near (a part of the patch side) the p
 # even and odd halves, none, shift1, shift3 and turn1). Four grids: MEAN4 0.8830 -> 0.8839, wrong 102 -> 101, extra
 # 20 -> 19 (10 dice more read, 4 fewer; penlington-wood four_13's 4 lost on none, read on shift3). 0.025 (1 px): 6 read,
 # 1 lost, a 1 read 2; 0.075 (3 px): 5 more lost, a 6 read 1
+WEAK_2 = (0.45, 0.3)  # a 2 less sure than the first (vision.face's SURE_SPOTS) whose middle holds the second part of its
+# weakest pip's contrast (under CENTRE_PIP's 0.45, which makes it a 3) is left unread: a 3's or a 5's centre pip, weaker
+# than the corners or run into the marbling, not the plain body of a true 2's middle (byler-d6 095919's dark 5 read 2 on
+# four grids, 111628's and 112332's 3s on shift3). Four grids: wrong 101 -> 95, no die lost; 0.2 and 0.6 sure the same
 HUE_GLINTS = (3, 6)  # a 1 or a 2 read on a lightness map is glints, not pips, where the hue map of a face whose pips
 # differ from the body in hue (GREY_COS) shows this many even, strong spots (HUE_FLOOR, EVEN; up to 6, a face's most:
 # more are marbling) (_glints): a dark translucent or glossy die's highlights outshine its red pips in all of Lab, and
@@ -430,6 +434,8 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         return None, seen, False  # left to the other readers, which see no glints as pips
     if round_pips and not all(_round(p, contrast, face, side) for p in pts):
         return None, seen, False
+    if value == 2 and conf < WEAK_2[0] and _centre_pip(pts, smooth, WEAK_2[1]) and not _centre_pip(pts, smooth, CENTRE_PIP[2]):
+        return None, seen, False  # a half sure 2 with something in its middle: a re-roll (WEAK_2)
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
         value += 1
     elif value == 4 and _sides_held(pts, smooth) >= SIDES_6:
