@@ -166,6 +166,28 @@ BAR_LEVEL_HUE = 0.4  # ... its bars above BAR_LEVEL, else above this part of its
 HUE_MIDDLE = 0.13  # a 2 read on a lightness map whose middle (within this part of the face side) holds the hue map's
 # strongest spot (HUE_FLOOR at least) is no 2: two glints around a coloured centre pip on a dark translucent die
 # (byler-d6 112419's 1); a true 2's middle is plain body on every map (0.15 took no right 2 on the originals either)
+PATCH_EDGE = 0.05  # no peak is taken this near (a part of the patch side) the patch's edge: vision.face cuts a die's crop
+# 1.12 die sides wide around it (MARGIN), so its outer 0.054 lies past the die's own edge, and a pip's centre lies far
+# inside that; there lie a neighbour's pips, its edge or glare, a replicated border's streak, as strong as a pip, and among
+# the k strongest they broke the layout (byler-d6 111710's blue 2 beside a red die, 111628's 6 under its neighbour's glint;
+# even and odd halves, none, shift1, shift3 and turn1). Four grids: MEAN4 0.8830 -> 0.8839, wrong 102 -> 101, extra
+# 20 -> 19 (10 dice more read, 4 fewer; penlington-wood four_13's 4 lost on none, read on shift3). 0.025 (1 px): 6 read,
+# 1 lost, a 1 read 2; 0.075 (3 px): 5 more lost, a 6 read 1
+WEAK_2 = (0.45, 0.3)  # a 2 less sure than the first (vision.face's SURE_SPOTS) whose middle holds the second part of its
+# weakest pip's contrast (under CENTRE_PIP's 0.45, which makes it a 3) is left unread: a 3's or a 5's centre pip, weaker
+# than the corners or run into the marbling, not the plain body of a true 2's middle (byler-d6 095919's dark 5 read 2 on
+# four grids, 111628's and 112332's 3s on shift3). Four grids: wrong 101 -> 95, no die lost; 0.2 and 0.6 sure the same
+HUE_GLINTS = (3, 6)  # a 1 or a 2 read on a lightness map is glints, not pips, where the hue map of a face whose pips
+# differ from the body in hue (GREY_COS) shows this many even, strong spots (HUE_FLOOR, EVEN; up to 6, a face's most:
+# more are marbling) (_glints): a dark translucent or glossy die's highlights outshine its red pips in all of Lab, and
+# one glint, or two, make a 1 or a 2 there (byler-d6 095849's 4 read 1, 095854's and 095910's 3s read 2). Four grids,
+# both sets: wrong 107 -> 102, one die more read (MEAN4 0.8826 -> 0.8830); from 2 spots, 111446's white 1 was lost
+HUE_GLINTS_BELOW = 0.6  # ... when the read is less sure than this (the glints' 1s 0.47-0.55, their 2s 0.32; 0.7 the same)
+HUE_GLINTS_PART = 0.5  # ... and the hue map's strongest spot is this part of the read's weakest pip at least (a white 1
+# on a pink or red marbled body stands far above its hue map's marbling: 112951's, 112305's at 0.39 and 0.17 were lost
+# without it; the glints' 0.54-1.15)
+HUE_GLINTS_NEAR = 0.5  # ... and the read's centre lies this near (face sides) the hue spots' centre: on the same face
+# (a neighbour's 2 at the crop's edge beside a 3's hue pips, 111751's, was lost on four grids without it)
 TWO_FLAT = 1.7  # a 2 whose spots are both at least this long over their width is refused (SpotsSeen.refused): pips seen
 # obliquely, a side face's 2 or a 1 and its side face's pip, not the top face's 2 (a top face is the most frontal: its
 # pips are round). The even half's cached crops, 5 conditions: such 2s were 7 of 1s and 5 of no labelled die on
@@ -408,8 +430,12 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     conf, value, pts, smooth, contrast = best
     if value == 2 and best_n % 2 == 0 and _hue_in_middle(maps, pts, spot):
         return None, seen, True  # refused: the hole reader reads the same glints as the same 2
+    if value <= 2 and best_n % 2 == 0 and conf < HUE_GLINTS_BELOW and _glints(maps, spot, pts, smooth):
+        return None, seen, False  # left to the other readers, which see no glints as pips
     if round_pips and not all(_round(p, contrast, face, side) for p in pts):
         return None, seen, False
+    if value == 2 and conf < WEAK_2[0] and _centre_pip(pts, smooth, WEAK_2[1]) and not _centre_pip(pts, smooth, CENTRE_PIP[2]):
+        return None, seen, False  # a half sure 2 with something in its middle: a re-roll (WEAK_2)
     if value in (2, 4) and _centre_pip(pts, smooth, CENTRE_PIP[value]):
         value += 1
     elif value == 4 and _sides_held(pts, smooth) >= SIDES_6:
@@ -436,6 +462,29 @@ def _hue_in_middle(maps: "_FaceMaps", pts: np.ndarray, spot: float) -> bool:
         return False
     c = centroid(pts)
     return bool(np.hypot(peaks[0][0] - c[0], peaks[0][1] - c[1]) < HUE_MIDDLE * maps.side)
+
+
+def _glints(maps: "_FaceMaps", spot: float, pts: np.ndarray, smooth: np.ndarray) -> bool:
+    """Is a 1 or a 2 read on a lightness map (pts, on its map smoothed at spot) glints on a face of hue pips (HUE_GLINTS)?
+
+    A dark glossy or translucent die's highlights are its face's most off-body colour, so on
+    the lightness map they are the strongest spots, and one or two of them stand clear of the
+    red pips beside them: a sure enough 1 or 2. Where the pips differ from the body in hue
+    (GREY_COS), the hue map shows them, 3-6 even spots about as strong, on the same face.
+    """
+    if not HUE_GLINTS or maps.contrast(1, maps.face) is None or not maps.off_grey.get(1, False):
+        return False
+    peaks, _ = maps.peaks(1, spot)
+    if not peaks:
+        return False
+    at = np.rint(pts).astype(int)
+    if peaks[0][2] < HUE_GLINTS_PART * float(smooth[at[:, 1], at[:, 0]].min()):
+        return False
+    least = max(HUE_FLOOR, EVEN * peaks[0][2])
+    strong = np.array([(t[0], t[1]) for t in peaks if t[2] >= least], np.float32)
+    if not HUE_GLINTS[0] <= len(strong) <= HUE_GLINTS[1]:
+        return False
+    return bool(np.hypot(*(centroid(pts) - centroid(strong))) <= HUE_GLINTS_NEAR * maps.side)
 
 
 def _flat_two(pts: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:
@@ -629,6 +678,12 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
     det -= dxy * dxy
     off = dxx > 0
     off |= ~face if off_face is None else off_face
+    edge = int(PATCH_EDGE * min(off.shape))  # whole pixels: the patch's outer rows and columns
+    if edge > 0:
+        off[:edge] = True
+        off[-edge:] = True
+        off[:, :edge] = True
+        off[:, -edge:] = True
     np.copyto(det, 0, where=off)
     r = max(1, int(round(0.09 * side)))
     peak = det >= cv2.dilate(det, _disc(r))

@@ -472,6 +472,7 @@ def test_a_four_and_a_side_faces_row_is_no_six(dice_sets, monkeypatch, change, c
     # (on 'none' the 6 is made past a peak on the outline, _past_the_outline, whose chooser asks _side_row too;
     # there the 4 past the row's pips, beyond its corners, reads first: BEYOND_4, off here)
     monkeypatch.setattr(spots, "BEYOND_4", False)
+    monkeypatch.setattr(spots, "PATCH_EDGE", 0.0)  # (past the peaks on the crop's edge the 4 reads first too)
     assert near() == [6]
 
 
@@ -711,7 +712,8 @@ def test_a_square_four_past_peaks_beyond_its_corners_is_read(dice_sets, monkeypa
 
 
 @pytest.mark.parametrize("name,file,at,change,before", [
-    ("penlington-wood", "four_13.jpg", (186, 190), "none", [6]),  # read as a 6 without the rule
+    ("penlington-wood", "four_13.jpg", (186, 190), "shift3", [6]),  # read as a 6 without the rule (unread on 'none'
+    # since PATCH_EDGE)
     ("byler-d6", "IMG_20191208_111316.jpg", (267, 139), "shift3", []),  # unreadable without it
 ])
 def test_a_four_past_peaks_beyond_its_corners_is_read_on_other_dice(dice_sets, monkeypatch, name, file, at, change,
@@ -767,6 +769,7 @@ def test_the_band_is_read_at_finer_spot_scales_too(dice_sets, monkeypatch, name,
     # pips run together at the spot scale (SMOOTH) part on a finer map (BAND_SPOTS)
     monkeypatch.setattr(spots, "BAND_SPOTS", (spots.SMOOTH,))
     monkeypatch.setattr(pips, "TURN", False)  # (an unclear part's square, read again, reads 111446's 5 too)
+    monkeypatch.setattr(spots, "PATCH_EDGE", 0.0)  # (past a peak on its crop's edge 111628's 6 reads at the spot scale)
     assert value not in _values_near(dice_sets, name, centre, change)
 
 
@@ -786,3 +789,53 @@ def test_the_band_reads_no_two_dice_in_one_blob_as_one_face(dice_sets, monkeypat
     assert 6 not in _values_near(dice_sets, "IMG_20191208_111304.jpg", (324, 145))
     monkeypatch.setattr(face, "BAND_DIE_SHAPED", False)
     assert 6 in _values_near(dice_sets, "IMG_20191208_111304.jpg", (324, 145))
+
+
+@pytest.mark.parametrize("name, centre, change, value, glint", [
+    ("IMG_20191209_095849.jpg", (421, 361), "none", [4], [1]),
+    ("IMG_20191209_095910.jpg", (148, 436), "shift1", [], [2]),
+    ("IMG_20191209_095910.jpg", (148, 436), "shift3", [], [2]),
+    ("IMG_20191209_095854.jpg", (174, 273), "shift1", [], [2]),
+])
+def test_glints_on_a_face_of_hue_pips_are_no_one_or_two(dice_sets, monkeypatch, name, centre, change, value, glint):
+    from vision import spots
+
+    # byler-d6: dark glossy and smoke translucent dice with red pips; a white glint (or two) is the lightness map's
+    # strongest spot, standing clear enough of the pips to read as a 1 (a 4, 095849) or a 2 (3s, 095854, 095910)
+    # while the hue map shows the red pips, 3-6 even spots, on the same face (HUE_GLINTS): a re-roll, or the 4, instead
+    assert _values_near(dice_sets, name, centre, change) == value
+    monkeypatch.setattr(spots, "HUE_GLINTS", ())
+    assert _values_near(dice_sets, name, centre, change) == glint
+
+
+@pytest.mark.parametrize("name, centre, change, value", [
+    ("IMG_20191208_111710.jpg", (343, 337), "none", 2),
+    ("IMG_20191208_111628.jpg", (521, 195), "none", 6),
+    ("IMG_20191208_112340.jpg", (518, 262), "shift3", 4),
+])
+def test_peaks_at_the_crops_edge_are_no_pips(dice_sets, monkeypatch, name, centre, change, value):
+    from vision import spots
+
+    # byler-d6: a blue 2 beside a red die, a gold 6 under its neighbour's glint, a dark 4 by the
+    # glare of the surface: a peak on the crop's outer rows, past the die's own edge (PATCH_EDGE),
+    # stood among the k strongest and no face formed
+    assert _values_near(dice_sets, name, centre, change) == [value]
+    monkeypatch.setattr(spots, "PATCH_EDGE", 0.0)
+    assert _values_near(dice_sets, name, centre, change) == []
+
+
+@pytest.mark.parametrize("name, centre, change", [
+    ("IMG_20191209_095919.jpg", (261, 432), "none"),
+    ("IMG_20191209_095919.jpg", (261, 432), "turn1"),
+    ("IMG_20191208_111628.jpg", (364, 348), "shift3"),
+    ("IMG_20191208_112332.jpg", (333, 390), "shift3"),
+])
+def test_a_half_sure_two_with_something_in_its_middle_is_not_read(dice_sets, monkeypatch, name, centre, change):
+    from vision import spots
+
+    # byler-d6: a dark 5 whose centre pip is weaker than its corners on the hue map (095919), dark translucent 3s whose
+    # centre pip ran into the others (111628, 112332): two corner pips read as a half sure 2, their middle holding
+    # 0.3-0.45 of the weaker's contrast, where a true 2 is plain body (WEAK_2): a re-roll instead of a wrong 2
+    assert 2 not in _values_near(dice_sets, name, centre, change)
+    monkeypatch.setattr(spots, "WEAK_2", (0.0, 1.0))
+    assert _values_near(dice_sets, name, centre, change) == [2]
