@@ -265,6 +265,9 @@ UNLIKE_GREY = 50.0
 UNLIKE_SPREAD = 25.0
 UNLIKE_DARKER = 35.0
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+# the blob reads of the reading under way (_read_frame), by the frame's data, the blob and the
+# scales (see _read_blob); None outside a reading: a direct call reads afresh
+_READS: dict[tuple, Die | Unreadable | None] | None = None
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -297,7 +300,20 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
 
 def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
                 coarse: bool) -> FrameReading:
-    """read_frame's one reading, against the fine or the coarse surface estimate (read_frame times it)."""
+    """read_frame's one reading, against the fine or the coarse surface estimate (read_frame
+    times it); its blob reads kept for it alone (_READS: a camera may fill the same array
+    with its next frame)."""
+    global _READS
+    _READS = {}
+    try:
+        return _read_frame_once(frame_bgr, die_size_px, roi, coarse)
+    finally:
+        _READS = None
+
+
+def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
+                     coarse: bool) -> FrameReading:
+    """read_frame's one reading (see _read_frame)."""
     ox = oy = 0
     full_h, full_w = frame_bgr.shape[:2]
     if roi is not None:
@@ -757,6 +773,27 @@ def _turned(frame: np.ndarray, blob: Blob, s: float, die: float) -> Blob:
 
 
 def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:
+    """Read one die blob (working pixels) from the full-resolution frame, once a reading.
+
+    Two rules may look at the very same square (_up_ends at an end _top_ends read, the
+    oblique parts' _ends_agree at an end read already: on penlington-wood one frame in six
+    reads one twice), and the face reader is a frame's dearest step: within a reading
+    (_read_frame, _READS) a blob read before gives that read again, as a new object (the
+    rules tell dice apart by identity).
+    """
+    reads = _READS
+    if reads is None:
+        return _read_blob_once(frame, blob, s, die)
+    c = blob.contour
+    key = (frame.__array_interface__["data"][0], frame.shape, blob.rect, blob.area, c.shape, c.dtype.str,
+           c.tobytes(), s, die)
+    if key not in reads:
+        reads[key] = _read_blob_once(frame, blob, s, die)
+    read = reads[key]
+    return None if read is None else replace(read)
+
+
+def _read_blob_once(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:
     """Read one die blob (working pixels) from the full-resolution frame."""
     (cx, cy), (w, h), angle = blob.rect
     side = max(w, h, 0.8 * die) / s
