@@ -116,11 +116,19 @@ def foreground_dist(work_bgr: np.ndarray, coarse: bool = False) -> tuple[np.ndar
     tiny = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
     tiny = cv2.medianBlur(tiny, BG_MEDIAN)
     bg = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
-    # per plane, contiguous: cv2 copies strided channel views; L's weighting by a table
-    d0, d1, d2 = cv2.split(cv2.absdiff(lab, bg))
-    ab = cv2.magnitude(d1.astype(np.float32), d2.astype(np.float32))
+    # per plane, contiguous: cv2 copies strided channel views; L's weighting by a table.
+    # The full-size temporaries are worked in place and dropped once used: a frame's peak
+    # of them, freed, was trimmed off the heap and faulted in afresh on the next frame
+    # (a third of this function's time)
+    cv2.absdiff(lab, bg, bg)
+    d0, d1, d2 = cv2.split(bg)
+    del bg
+    ab = d1.astype(np.float32)
+    cv2.magnitude(ab, d2.astype(np.float32), ab)
     ab *= AB_WEIGHT
-    dist = cv2.magnitude(cv2.LUT(d0, _L_SCALE), ab)
+    dist = cv2.LUT(d0, _L_SCALE)
+    cv2.magnitude(dist, ab, dist)
+    del ab, d0, d1, d2
     weak = cv2.compare(dist, WEAK, cv2.CMP_GT)
     strong = dist > STRONG
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -128,9 +136,11 @@ def foreground_dist(work_bgr: np.ndarray, coarse: bool = False) -> tuple[np.ndar
     # a pale die on a pale surface differs from it mostly at its outline and pips: its
     # outline joins the fragments of its mask into one blob
     grey = cv2.GaussianBlur(cv2.extractChannel(lab, 0), (3, 3), 0)
-    mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    mag = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    cv2.magnitude(mag, cv2.Sobel(grey, cv2.CV_32F, 0, 1), mag)
     # the median of every third pixel each way: as good as the whole's, 10x cheaper
-    edge = cv2.compare(mag, max(EDGE, EREL * float(np.median(mag[::3, ::3]))), cv2.CMP_GT)
+    edge = cv2.compare(mag, max(EDGE, EREL * median(mag[::3, ::3])), cv2.CMP_GT)
+    del mag
     weak |= cv2.morphologyEx(edge, cv2.MORPH_CLOSE, k)
     # 16-bit labels when they cannot run out (8-connected blobs are at least 2 px apart each
     # way, so there are at most ceil(h/2) * ceil(w/2) of them): half the memory to index
@@ -146,6 +156,23 @@ def foreground_dist(work_bgr: np.ndarray, coarse: bool = False) -> tuple[np.ndar
     if n <= 256:
         return cv2.LUT(labels, has_strong[:256]), dist
     return np.take(has_strong, labels), dist
+
+
+def median(a: np.ndarray) -> float:
+    """np.median of an array with no NaN (the mean of the middle two when even: in the
+    array's own type for floats, as np.median takes it), by one partition: np.median's own
+    checks cost five times the partition on a frame's few thousand values."""
+    a = a.ravel()
+    n = a.size
+    if not n:
+        return float("nan")
+    k = n // 2
+    if n % 2:
+        return float(np.partition(a, k)[k])
+    part = np.partition(a, (k - 1, k))
+    if a.dtype.kind == "f":
+        return float((part[k - 1] + part[k]) / a.dtype.type(2))
+    return (float(part[k - 1]) + float(part[k])) / 2.0
 
 
 def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_side: float) -> tuple[list[Blob], int]:
@@ -166,13 +193,14 @@ def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_
     nh, hl, hs, _ = cv2.connectedComponentsWithStats(((filled > 0) & (sub == 0)).astype(np.uint8), connectivity=4)
     small = hs[:, cv2.CC_STAT_AREA] < 0.3 * die * die
     small[0] = False
-    sub = ((sub > 0) | small[hl]).astype(np.uint8)
+    sub = ((sub > 0) | small[hl]).astype(np.uint8) * 255
     d = dist[y:y + h, x:x + w]
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     best: list[Blob] = []
     best_n = 0
     for level in LEVELS:
-        m = ((d > level) & (sub > 0)).astype(np.uint8) * 255
+        # (one pass each, by OpenCV: numpy's comparison, and, cast and scale took four)
+        m = cv2.bitwise_and(cv2.compare(d, level, cv2.CMP_GT), sub)
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k)
         parts = [Blob(((b.rect[0][0] + x, b.rect[0][1] + y), b.rect[1], b.rect[2]), b.area, b.contour + np.array([x, y]))
                  for b in blobs(m, min_side)]

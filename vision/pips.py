@@ -24,8 +24,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, raise_level,
-                           split_at_cores, without_strips)
+from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, median,
+                           raise_level, split_at_cores, without_strips)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.exposure import denoised, exposed
 from vision.face import CROP, MARGIN, crop_die, read_face
@@ -279,6 +279,9 @@ UNLIKE_GREY = 50.0
 UNLIKE_SPREAD = 25.0
 UNLIKE_DARKER = 35.0
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+# the blob reads of the reading under way (_read_frame), by the frame's data, the blob and the
+# scales (see _read_blob); None outside a reading: a direct call reads afresh
+_READS: dict[tuple, Die | Unreadable | None] | None = None
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -311,7 +314,20 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
 
 def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
                 coarse: bool) -> FrameReading:
-    """read_frame's one reading, against the fine or the coarse surface estimate (read_frame times it)."""
+    """read_frame's one reading, against the fine or the coarse surface estimate (read_frame
+    times it); its blob reads kept for it alone (_READS: a camera may fill the same array
+    with its next frame)."""
+    global _READS
+    _READS = {}
+    try:
+        return _read_frame_once(frame_bgr, die_size_px, roi, coarse)
+    finally:
+        _READS = None
+
+
+def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
+                     coarse: bool) -> FrameReading:
+    """read_frame's one reading (see _read_frame)."""
     ox = oy = 0
     full_h, full_w = frame_bgr.shape[:2]
     if roi is not None:
@@ -789,6 +805,27 @@ def _turned(frame: np.ndarray, blob: Blob, s: float, die: float) -> Blob:
 
 
 def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:
+    """Read one die blob (working pixels) from the full-resolution frame, once a reading.
+
+    Two rules may look at the very same square (_up_ends at an end _top_ends read, the
+    oblique parts' _ends_agree at an end read already: on penlington-wood one frame in six
+    reads one twice), and the face reader is a frame's dearest step: within a reading
+    (_read_frame, _READS) a blob read before gives that read again, as a new object (the
+    rules tell dice apart by identity).
+    """
+    reads = _READS
+    if reads is None:
+        return _read_blob_once(frame, blob, s, die)
+    c = blob.contour
+    key = (frame.__array_interface__["data"][0], frame.shape, blob.rect, blob.area, c.shape, c.dtype.str,
+           c.tobytes(), s, die)
+    if key not in reads:
+        reads[key] = _read_blob_once(frame, blob, s, die)
+    read = reads[key]
+    return None if read is None else replace(read)
+
+
+def _read_blob_once(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unreadable | None:
     """Read one die blob (working pixels) from the full-resolution frame."""
     (cx, cy), (w, h), angle = blob.rect
     side = max(w, h, 0.8 * die) / s
@@ -1007,7 +1044,7 @@ def _body(dist: np.ndarray, face: np.ndarray) -> float:
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [face - np.array([x, y])], -1, 255, -1)
     d = dist[y0:y1, x0:x1][m[y0 - y:y1 - y, x0 - x:x1 - x] > 0]
-    return float(np.median(d)) if d.size else 0.0
+    return median(d) if d.size else 0.0
 
 
 def _long_axis(rect: RotatedRect) -> tuple[float, float, float]:
@@ -1282,19 +1319,21 @@ def _whole_die(blob: Blob, die: float, shape: tuple[int, ...], edges: tuple[bool
                for view, (on, along) in zip(edges, sides))
 
 
-def _face_pixels(frame: np.ndarray, die: Die) -> np.ndarray:
-    """A read die's face pixels inside its box (frame pixels; BGR, n x 1 x 3), every other
-    row and column: enough for its quartiles."""
+def _face_pixels(frame: np.ndarray, die: Die) -> tuple[np.ndarray, np.ndarray]:
+    """A read die's face box (frame pixels; BGR), every other row and column: enough for
+    its quartiles; and the mask of its face in it (both empty off the frame). (The mask
+    picks from the patch's grey or saturation, not from the colour patch: a boolean index
+    of a colour image costs twice the conversion.)"""
     face = _box(die.box)
     x, y, w, h = cv2.boundingRect(face)
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(frame.shape[1], x + w), min(frame.shape[0], y + h)
     if x1 <= x0 or y1 <= y0:
-        return np.zeros((0, 1, 3), np.uint8)
+        return np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), bool)
     patch = frame[y0:y1:2, x0:x1:2]
     m = np.zeros(patch.shape[:2], np.uint8)
     cv2.fillConvexPoly(m, np.rint((face.reshape(-1, 2) - np.array([x0, y0])) / 2.0).astype(np.int32), 1)
-    return patch[m > 0].reshape(-1, 1, 3)
+    return patch, m > 0
 
 
 def _quartiles(grey: np.ndarray) -> tuple[float, float]:
@@ -1311,7 +1350,7 @@ def _alike(frame: np.ndarray, dice: list[Die]) -> list[bool]:
     """Which read dice to keep: see UNLIKE_OTHERS (False for one much darker than a set of
     pale dice alike). The saturation is looked at only for a frame with such a dark face."""
     px = [_face_pixels(frame, d) for d in dice]
-    grey = [_quartiles(cv2.cvtColor(p, cv2.COLOR_BGR2GRAY).ravel()) if p.size else (0.0, 0.0) for p in px]
+    grey = [_quartiles(cv2.cvtColor(p, cv2.COLOR_BGR2GRAY)[m]) if m.any() else (0.0, 0.0) for p, m in px]
     bright = sorted(hi for _, hi in grey)
     if bright[0] > bright[1] - UNLIKE_DARKER:
         return [True] * len(dice)  # no face lies far below the others'
@@ -1319,7 +1358,8 @@ def _alike(frame: np.ndarray, dice: list[Die]) -> list[bool]:
 
     def saturation(j: int) -> float:
         if j not in sat:
-            sat[j] = float(np.median(cv2.cvtColor(px[j], cv2.COLOR_BGR2HSV)[..., 1])) if px[j].size else 0.0
+            p, m = px[j]
+            sat[j] = median(cv2.cvtColor(p, cv2.COLOR_BGR2HSV)[..., 1][m]) if m.any() else 0.0
         return sat[j]
 
     keep = []
@@ -1350,7 +1390,9 @@ def _spread(patch: np.ndarray, mask: np.ndarray) -> float:
     size (a stud of the tray, a button) is. A compact blob this plain is not read at all.
     """
     inner = cv2.erode(mask, _K5)
-    pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inner > 0]
+    # (its pixels by their flat indices, in the same order: a boolean index of a colour
+    # image costs twice as much)
+    pix = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).take(np.flatnonzero(inner), axis=0)
     n = len(pix)
     if n < 10:
         return 0.0
@@ -1458,7 +1500,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
         tk = taken[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]
         if np.count_nonzero(tk) > SEED_OVERLAP * len(tk):
             continue  # runs into a die read already (its side face)
-        if np.median(dist[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]) > SEED_BODY:
+        if median(dist[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]) > SEED_BODY:
             continue  # a body that differs from the surface had its own blob
         out.append(Blob(rect, die * die, box))
     return out
