@@ -18,6 +18,7 @@ read as a die.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import replace
 
@@ -279,9 +280,9 @@ UNLIKE_GREY = 50.0
 UNLIKE_SPREAD = 25.0
 UNLIKE_DARKER = 35.0
 _K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-# the blob reads of the reading under way (_read_frame), by the frame's data, the blob and the
-# scales (see _read_blob); None outside a reading: a direct call reads afresh
-_READS: dict[tuple, Die | Unreadable | None] | None = None
+# .reads: the blob reads of this thread's reading under way (_read_frame), by the frame's data,
+# the blob and the scales (see _read_blob); None outside a reading: a direct call reads afresh
+_READS = threading.local()
 
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
@@ -317,12 +318,11 @@ def _read_frame(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int
     """read_frame's one reading, against the fine or the coarse surface estimate (read_frame
     times it); its blob reads kept for it alone (_READS: a camera may fill the same array
     with its next frame)."""
-    global _READS
-    _READS = {}
+    _READS.reads = {}
     try:
         return _read_frame_once(frame_bgr, die_size_px, roi, coarse)
     finally:
-        _READS = None
+        _READS.reads = None
 
 
 def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tuple[int, int, int, int] | None,
@@ -813,7 +813,7 @@ def _read_blob(frame: np.ndarray, blob: Blob, s: float, die: float) -> Die | Unr
     (_read_frame, _READS) a blob read before gives that read again, as a new object (the
     rules tell dice apart by identity).
     """
-    reads = _READS
+    reads = getattr(_READS, "reads", None)
     if reads is None:
         return _read_blob_once(frame, blob, s, die)
     c = blob.contour

@@ -1792,3 +1792,18 @@ def test_a_die_s_square_read_again_counts_only_as_a_new_crop_read_alike(dice_set
     assert read_in_box()[grid] != [wrong] != [box.value]
     monkeypatch.setattr(pips, guard, off)
     assert read_in_box()[grid] == [wrong]
+
+
+def test_readings_in_two_threads_are_those_read_one_at_a_time(dice_sets):
+    """The blob reads a reading keeps for itself (vision.pips._READS) are its thread's: two
+    cameras read at once in two threads read what each reads alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    images = _sample(dice_sets, "penlington-wood", 40)[:4]
+    frames = [cv2.imread(str(i.path)) for i in images]
+    alone = [read_frame(f) for f in frames]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(read_frame, frames * 3))
+    for k, reading in enumerate(together):
+        assert reading.dice == alone[k % len(frames)].dice
+        assert reading.unreadable == alone[k % len(frames)].unreadable
