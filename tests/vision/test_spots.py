@@ -841,3 +841,25 @@ def test_a_half_sure_two_with_something_in_its_middle_is_not_read(dice_sets, mon
     assert 2 not in _values_near(dice_sets, name, centre, change)
     monkeypatch.setattr(spots, "WEAK_2", (0.0, 1.0))
     assert _values_near(dice_sets, name, centre, change) == [2]
+
+
+@pytest.mark.parametrize("file,at,change,value", [
+    ("IMG_20191208_111932.jpg", (425, 273), "none", 5),  # a blue marbled 5, red pips, a white streak across it
+    ("IMG_20191208_111932.jpg", (425, 273), "shift1", 5),
+    ("IMG_20191208_111932.jpg", (425, 273), "shift3", 5),
+    ("IMG_20191208_111932.jpg", (425, 273), "turn1", 5),
+    ("IMG_20191209_100155.jpg", (271, 409), "shift1", 6),  # a 6 whose columns ran together
+    ("IMG_20191209_100155.jpg", (271, 409), "turn1", 6),
+    ("IMG_20191208_111919.jpg", (384, 417), "shift3", 4),  # the odd half: a blue marbled 4, red pips
+    ("IMG_20191208_112332.jpg", (333, 390), "shift3", 3),  # a smoke-translucent 3, red pips run together
+])
+def test_a_holes_2_does_not_veto_a_doubtful_spot_read_where_the_maps_see_more_pips(dice_sets, monkeypatch, file, at,
+                                                                                  change, value):
+    # byler-d6's dark dice with red pips (111932's blue marbled 5, 100155's 6 whose columns ran together; on the odd
+    # half 111919's 4 and 112332's smoke 3): the spot reader reads them half sure (under SURE_SPOTS), the hole reader
+    # reads a 2 of two holes left of the face's other pips, run together or into the marbling, and the spot maps see
+    # five or more even, strong spots. That 2 is no veto there (SEEN_NOT_2_VETO), as it is no read when it has the
+    # last word (SEEN_NOT_2): the die reads right; without the rule the readers disagreed and it was a re-roll
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [value]
+    monkeypatch.setattr(face, "SEEN_NOT_2_VETO", False)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
