@@ -736,12 +736,12 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         else:
             pts = top[:k]
             if past_beyond and (k == len(src) or _squareness(pts, centroid(pts)) < SQUARE_4):
-                break  # no peak to pass: the first try's 4 again, which read nothing
+                break  # no peak to pass, or no square 4 to pass it (SQUARE_4): the first try's 4 again
             rest, beyond = (src[k][2] if k < len(src) else 0.0), False
             if TWIN_LEAST <= k < len(src):
                 rest = _rest_past_twins(src, k, pts, side, contrast, face)
             plain = rest
-            if past_beyond and k == 4 < len(src):
+            if past_beyond:
                 rest, beyond = _rest_past_beyond(src, k, pts, rest)
                 if not beyond:
                     break  # passed no peak: the first try's 4 again
@@ -1036,12 +1036,11 @@ def _rest_past_beyond(peaks: list[tuple[float, float, float]], k: int, pts: np.n
     A bigger face that holds a 4's pips (a 5, a 6) has the same corners: its other pips lie
     on the 4's grid, within its corners. A peak BEYOND_6 past them is no pip of its face but
     a side face's pip, the die's edge or a glint on its rim. Not so for a 4 of a 6's two rows
-    (a rectangle: its third row lies past it), so the 4 must be square. rest: the next peak's
-    contrast as counted without passing (_rest_past_twins).
+    (a rectangle: its third row lies past it), so the 4 must be square: _choose asks only
+    for a square one. rest: the next peak's contrast as counted without passing
+    (_rest_past_twins).
     """
     c = centroid(pts)
-    if _squareness(pts, c) < SQUARE_4:
-        return rest, False
     reach = BEYOND_6 * float(np.hypot(*(pts - c).T).max())
     for t in peaks[k:]:
         if float(np.hypot(t[0] - c[0], t[1] - c[1])) <= reach:
