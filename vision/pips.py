@@ -477,33 +477,20 @@ def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tupl
                 and not _cut_by_view(blob, work.shape, edges)
                 and cv2.countNonZero(left[-1][0]) >= ONE_DIE[0] * die * die):
             heaps.append(blob)
-    # a 2 read on a whole oblique part whose face lies off its top end toward the camera
-    # (_one_and_side_pip) is the top face's 1 and the side face's nearest pip: what its top
-    # end reads instead, when that is a die other than a 2 (else the 2 stays); so is one
-    # whose top end reads a 1 (TWO_END_ONE), or 4-6 pips (TWO_END_MORE)
+    # a 2 or a 6 read on a whole oblique part, top face and side face together, gives way to
+    # what its top end reads (_top_face_instead); a 2 on a part not so long only in a view
+    # that leans clearly (TWO_LONG: else a 2 seen from above and its shadow)
     tilted = _frame_lean(lean, TILTED) is not None
-    for part, two in twos:
-        if not (tilted or _oblique(part, die)):
-            continue  # a part not so long, in a view that leans little: a 2 seen from above and its shadow
+    for part, whole in twos + sixes:
+        if whole.value == 2 and not (tilted or _oblique(part, die)):
+            continue
         for _, end in _top_ends([part], lean):
-            near = _one_and_side_pip(two, part, end, s, die)
+            off = _off_end(whole, part, end, s) > TWO_NEAR * die
+            if whole.value == 6 and not off:
+                continue  # centred in its top end: the top face's own 6
             result = _top_read(frame_bgr, part, end, s, die)
-            if not (near or (TWO_END_ONE and isinstance(result, Die) and result.value == 1)
-                    or (isinstance(result, Die) and result.value >= TWO_END_MORE)):
-                continue
-            if isinstance(result, Die) and result.value != 2:
-                dice, sides = _kept(dice, sides, [d is not two for d in dice])
-                take(result)
-    # a 6 read on a whole oblique part whose face lies off its top end toward the camera is
-    # a 4 or a 5 and the row of its side face's pips below it, when its top end reads that 4 or 5
-    # (SIX_TOP; a true 6's top end reads the 6, or nothing)
-    for part, six in sixes:
-        for _, end in _top_ends([part], lean):
-            if _off_end(six, part, end, s) <= TWO_NEAR * die:
-                continue
-            result = _top_read(frame_bgr, part, end, s, die)
-            if isinstance(result, Die) and result.value in (4, 5):
-                dice, sides = _kept(dice, sides, [d is not six for d in dice])
+            if isinstance(result, Die) and _top_face_instead(whole.value, result.value, off):
+                dice, sides = _kept(dice, sides, [d is not whole for d in dice])
                 take(result)
     # oblique dice whose two faces together did not read: the top face is the end of the
     # part on the side the frame's read dice lean to (the view's tilt is one for the frame)
@@ -1136,6 +1123,21 @@ def _off_end(die_read: Die, part: Blob, end: Blob, s: float) -> float:
         return 0.0
     fx, fy = die_read.box[0][0] * s - ex, die_read.box[0][1] * s - ey
     return -(fx * vx + fy * vy) / n
+
+
+def _top_face_instead(whole: int, top: int, off: bool) -> bool:
+    """Is the die a whole part's top end reads (top pips) the die, in place of the 2 or 6
+    read on the whole part, whose face lies off (TWO_NEAR) the end's centre toward the camera?
+
+    A 2 off the end is the top face's 1 and the side face's nearest pip (_one_and_side_pip):
+    any other value the end reads is the die; so is a 1 there however near (TWO_END_ONE), or
+    4-6 pips (TWO_END_MORE: the 2 was two of them). A 6 off the end is a 4 or a 5 and its side
+    face's row of pips below it when the end reads that 4 or 5 (SIX_TOP); a true 6's top end
+    reads the 6, or nothing.
+    """
+    if whole == 2:
+        return top != 2 and (off or (TWO_END_ONE and top == 1) or top >= TWO_END_MORE)
+    return off and top in (4, 5)
 
 
 def _one_and_side_pip(die_read: Die, part: Blob, end: Blob, s: float, die: float) -> bool:
