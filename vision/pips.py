@@ -66,6 +66,26 @@ SEED_BODY = 22.0
 # no side face shows: pip seeds keep only SEED_CLEAR_DOWN clear of what was read
 SEED_CLEAR_DOWN = 0.3
 SEED_WINDOW = 0.6  # half the window the square's angle is measured in
+# a pale die touching a read one (byler-d6: a white die by a coloured one, neither's body in
+# the other's blob): its square overlaps that die's claim with its margin by up to a third.
+# A square overlapping it by up to SEED_NEAR is read too, but its die counts only when the
+# face read overlaps what was read by at most SEED_OVERLAP (no margin): a read die's side
+# face (penlington-wood's oblique views) adjoins that die's part, and the face read there
+# reaches into its claim; a pale neighbour lies apart, its own shaded outline between;
+# and when it shows SEED_NEAR_LEAST pips or more (a lone spot by a read die is as often the
+# pip of its side face that the part's outline cut off: penlington-wood dice_18)
+SEED_NEAR = 0.3
+SEED_NEAR_LEAST = 2
+# a seeded die counts only when a die-sized square centred and turned on the face it read
+# reads it again (SEED_AGAIN): a square placed on a pale die by the few pips found (the rest
+# run into its shadow) reads what part of it shows (byler-d6 111718's 6 as its top row's 3
+# on grid none, 111228's 6 as a 4 on turn1); placed on the face read, it reads another value
+SEED_AGAIN = True
+# a group of pips too many or too wide for one die (SEED_SPAN) may hold spots of a pale die's
+# shaded outline, its corners and edges (contrast 30-90 where its pips show 150-190): it is
+# tried again with only the spots at least SEED_FAINT as dark (closing less grey) as its
+# darkest. (Only then: a lone pip with such a spot by it makes a group, and a 1 reads there)
+SEED_FAINT = 0.5
 SQUARE = 0.75  # squareness of a blob that looks like one die
 ONE_DIE = (0.6, 1.4)  # die areas: a blob of one die, its outline loose or tight
 # oblique dice (a die seen from the side shows its top face and a side face, one long
@@ -632,11 +652,17 @@ def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tupl
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
     # a view from straight above shows no read die's side faces: a touching neighbour's pips
     # lie closer to it than SEED_CLEAR
-    for blob in _pip_seeds(work, dist, die, claimed, tight, SEED_CLEAR_DOWN if down else SEED_CLEAR):
+    near: list[Blob] = []  # seeds that run into what was read (SEED_NEAR)
+    for blob in _pip_seeds(work, dist, die, claimed, tight, SEED_CLEAR_DOWN if down else SEED_CLEAR, near):
         if _cut_by_view(blob, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, blob, s, die)
-        if isinstance(result, Die):
+        if not isinstance(result, Die):
+            continue
+        if any(blob is b for b in near) and (result.value < SEED_NEAR_LEAST
+                                             or _covered(_face(result, s), claimed + tight) > SEED_OVERLAP):
+            continue  # a read die's side face, or a lone spot by it
+        if not SEED_AGAIN or _read_again_at_face(frame_bgr, result, s, die):
             take(result)
     # an unclear part that two seeded dice lie in was those two dice
     for part, u in pairs:
@@ -1441,8 +1467,28 @@ def _offset(dice: list[Die], unreadable: list[Unreadable], ox: int, oy: int) -> 
             [Unreadable(move(u.box), u.reason) for u in unreadable])
 
 
+def _covered(face: np.ndarray, claims: list[np.ndarray]) -> float:
+    """The fraction of a face's outline (working pixels) that the claims cover."""
+    x, y, w, h = cv2.boundingRect(face)
+    if not claims or w <= 0 or h <= 0:
+        return 0.0
+    at = np.array([x, y])
+    m, f = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [c - at for c in claims], -1, 255, -1)
+    cv2.drawContours(f, [face - at], -1, 255, -1)
+    return np.count_nonzero(m[f > 0]) / max(1, np.count_nonzero(f))
+
+
+def _read_again_at_face(frame: np.ndarray, read: Die, s: float, die: float) -> bool:
+    """Does a die-sized square centred and turned on the face read read it again (SEED_AGAIN)?"""
+    (fx, fy), _, angle = read.box
+    again = _read_blob(frame, _rect_blob(((fx * s, fy * s), (die, die), angle)), s, die)
+    return isinstance(again, Die) and again.value == read.value
+
+
 def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray],
-               tight: list[np.ndarray] | None = None, clear: float = SEED_CLEAR) -> list[Blob]:
+               tight: list[np.ndarray] | None = None, clear: float = SEED_CLEAR,
+               near: list[Blob] | None = None) -> list[Blob]:
     """Die-sized squares around clusters of dark pips that no blob read so far holds.
 
     A pale die on a pale surface gets no body in the foreground mask, only its pips and
@@ -1452,13 +1498,16 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     read already (a read die's side faces, seen obliquely, show pips too; `tight` holds
     claims with no margin around them), becomes a
     square die candidate turned to the strongest edge direction around it; the face
-    reader confirms it or it is dropped.
+    reader confirms it or it is dropped. A square that runs into what was read by up to
+    SEED_NEAR is one too when `near` is given, and is listed there as well (its face read
+    must lie clear of the claims: SEED_NEAR).
     """
     L = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     k = max(3, int(round(SEED_K * die)) | 1)
     se = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     closed = cv2.morphologyEx(L, cv2.MORPH_CLOSE, se)
-    dark = cv2.threshold(cv2.subtract(closed, L), SEED_CONTRAST, 255, cv2.THRESH_BINARY)[1]
+    diff = cv2.subtract(closed, L)
+    dark = cv2.threshold(diff, SEED_CONTRAST, 255, cv2.THRESH_BINARY)[1]
     pts = _pip_centres(dark, die)
     if len(pts) < 2:
         return []
@@ -1488,8 +1537,24 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     gid = groups[pi[:, 1], pi[:, 0]]
     rh = int(round(SEED_WINDOW * die))
     out = []
-    for p in (q for g in np.unique(gid) for q in _two(pts[gid == g], die)):
-        if not 2 <= len(p) <= 6 or np.ptp(p, axis=0).max() > SEED_SPAN * die:
+
+    def fits(p: np.ndarray) -> bool:
+        return 2 <= len(p) <= 6 and np.ptp(p, axis=0).max() <= SEED_SPAN * die
+
+    tried: list[np.ndarray] = []
+    depth = None
+    for g in np.unique(gid):
+        parts = _two(pts[gid == g], die)
+        if not all(fits(p) for p in parts):
+            # a shaded outline's spots in it: its darker spots only (SEED_FAINT)
+            depth = _spot_depths(dark, diff, pi) if depth is None else depth
+            mine = depth[gid == g]
+            dark_g = (gid == g) & (depth >= SEED_FAINT * np.max(mine, initial=0.0, where=np.isfinite(mine)))
+            if np.count_nonzero(dark_g) < np.count_nonzero(gid == g):
+                parts = _two(pts[dark_g], die)
+        tried += parts
+    for p in tried:
+        if not fits(p):
             continue
         cx, cy = p.mean(0)
         rect = ((float(cx), float(cy)), (die, die), _square_angle(L, cx, cy, rh))
@@ -1500,11 +1565,14 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
         cv2.fillPoly(sq, [box - np.array([bx, by])], 255)
         inside = sq[by0 - by:by0 - by + hh - by0, bx0 - bx:bx0 - bx + ww - bx0] > 0
         tk = taken[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]
-        if np.count_nonzero(tk) > SEED_OVERLAP * len(tk):
+        over = np.count_nonzero(tk) > SEED_OVERLAP * len(tk)
+        if over and (near is None or np.count_nonzero(tk) > SEED_NEAR * len(tk)):
             continue  # runs into a die read already (its side face)
         if median(dist[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]) > SEED_BODY:
             continue  # a body that differs from the surface had its own blob
         out.append(Blob(rect, die * die, box))
+        if over and near is not None:
+            near.append(out[-1])
     return out
 
 
@@ -1519,6 +1587,17 @@ def _two(p: np.ndarray, die: float) -> list[np.ndarray]:
     o = np.argsort(t)
     k = int(np.argmax(np.diff(t[o]))) + 1
     return [p[o[:k]], p[o[k:]]] if t[o[k]] - t[o[k - 1]] >= SPLIT_GAP * die else [p]
+
+
+def _spot_depths(dark: np.ndarray, diff: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """How far (grey levels under the closing) the spot of the dark mask each point (x, y)
+    lies on goes at its darkest; infinite for a point off every spot (a ring's centre)."""
+    n, lab = cv2.connectedComponents(dark, connectivity=8)
+    deepest = np.zeros(n, np.float32)
+    on = dark > 0
+    np.maximum.at(deepest, lab[on], diff[on].astype(np.float32))
+    deepest[0] = np.inf
+    return deepest[lab[at[:, 1], at[:, 0]]]
 
 
 def _pip_centres(dark: np.ndarray, die: float) -> np.ndarray:
