@@ -37,8 +37,8 @@ DIP = 1.0  # pips that run together: the contrast between them falls below this 
 HUE_SAG = 0.03  # ... or, on a hue map whose pips differ from the body in hue (GREY_COS), below the straight line between
 # the two by this part of the weaker (_shared_spots): a dark smoke die's red pips blur into one bar there, a 3's middle pip
 # outshining its corners, so the bar falls from one to the next without a dip (byler-d6 111548's 3 on four grids, 111751's
-# 3 and 112342's 6 on one). Four grids: 6 dice more, none wrong (0.1 and 0.0 the same); on every map, not only such hue
-# maps, the cached crops read a 4 as 6 and a 6 as 5
+# 3 and 112342's 6 on one). Four grids: 6 dice more, none wrong (0.1 the same; with BAR_LEVELS_HUE, byler-d6's changed
+# pictures: 10 more, 2 lost, none wrong); on every map, not only such hue maps, the cached crops read a 4 as 6, a 6 as 5
 SURE_ON_BLOB = 0.5  # the least confidence of a face read on the blob's outline (no body colour region)
 PALE = 12.0  # Lab units: a body this near the surface's colour is read on its body colour patch and on the blob
 # (even half: 8 read one die less than 12-20; 20 read a label-less crop on penlington-wood's odd half)
