@@ -150,7 +150,9 @@ RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and t
 RIM_LEAST = 3  # ... and reads no fewer pips than this (a 1 or 2 is too easily made of what is left)
 BAR_LEVEL = 0.5  # a 6 whose columns ran together (_two_bars): the smoothed map above this part of its top on the face
 BAR_LONG = (0.5, 1.1)  # ... makes two bars, each this long (face sides),
-BAR_THIN = 0.3  # ... at most this wide (face sides)
+BAR_THIN = 0.4  # ... at most this wide (face sides: a blurred pip's width above the lower hue levels, BAR_LEVELS_HUE;
+# at 0.3 byler-d6 112353's smoke 6, 0.31-0.37 wide, went unread on three grids and 112710's on shift1; 0.38-0.45 the same,
+# no wrong read: BAR_FLAT and BAR_APART still hold the bars to a 6's columns),
 BAR_FLAT = 2.2  # ... and at least this long over its width,
 BAR_PARALLEL = 15.0  # ... within this many degrees of each other and of the face's edges,
 BAR_CENTRE = 0.15  # ... their midpoint this near the face centre (face sides),

@@ -544,6 +544,22 @@ def test_a_six_whose_bars_stand_low_on_the_hue_map_is_read(dice_sets, monkeypatc
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
 
 
+@pytest.mark.parametrize("file,at,change", [
+    ("IMG_20191208_112353.jpg", (352, 201), "none"),  # a smoke-translucent 6, dull red pips
+    ("IMG_20191208_112353.jpg", (352, 201), "shift1"),
+    ("IMG_20191208_112353.jpg", (352, 201), "shift3"),
+    ("IMG_20191208_112710.jpg", (422, 317), "shift1"),  # the odd half: a dark 6, red pips
+])
+def test_a_six_whose_bars_are_a_blurred_pip_wide_is_read(dice_sets, monkeypatch, file, at, change):
+    from vision import spots
+
+    # byler-d6's dark dice with red pips: each column of the 6 runs into one bar on the hue map, and above its lower
+    # levels (BAR_LEVELS_HUE) a bar is as wide as a blurred pip, 0.31-0.37 of the face side: under BAR_THIN 0.4
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [6]
+    monkeypatch.setattr(spots, "BAR_THIN", 0.3)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
+
+
 @pytest.mark.parametrize("change", ["none", "shift1", "shift3", "turn1"])
 def test_pips_run_into_one_bar_on_the_hue_map_part_where_it_sags(dice_sets, monkeypatch, change):
     from vision import spots
