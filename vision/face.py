@@ -41,6 +41,10 @@ SECOND_AXIS_DOUBT = (2, 3)  # counts the hole reader does not take from the seco
 SEEN_NOT_1 = 4  # ... nor a 1 there on a face whose spot maps see this many even, strong spots (up to 6, a face's
 # most; more are marbling): a 6's column run into one bar on a dark translucent body, a 5's centre pip run into the
 # marbling. Cached final reads, byler-d6 over four grids: such 1s were 15 wrong and 1 right (of 11 second-axis 1s right)
+NOT_1_VETO = (6,)  # ... nor does a hole reader's 1 veto a half sure spot read of these counts there (SEEN_NOT_1 to 6
+# even, strong spots): a glint or one pip standing out of a blurred dark die's red pips, where the spot maps read a 6 of
+# two bars (byler-d6 111919's smoke 6 on none, shift3, dark0.6; 111803's on blur1). With 5s, blur1 111228's 3 read 5
+# (4 right 5s on the cached crops); from 3 up, a partial crop's 2 read 4. () for tests
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 # two looks half a pixel each way read more than three did, for less: byler-d6 exact over none, shift1, shift3 and
 # turn1 0.6525 -> 0.66 on the mean, no more wrong reads; penlington-wood shift1 +1 photo
@@ -351,6 +355,9 @@ def _weigh(patch: np.ndarray, mask: np.ndarray, second_axis: bool, by_spots: Spo
                 # two holes left of a face whose other pips the hole plane lost: the spot
                 # maps see them (SEEN_NOT_2), so that 2 says nothing against the spot read
                 holes = FaceRead(None, 0.0, "spots see more pips than two holes")
+            if holes.value == 1 and value in NOT_1_VETO and SEEN_NOT_1 <= seen <= 6:
+                # one hole on a face whose spot maps see a 6's pips: a glint or a pip that stood out
+                holes = FaceRead(None, 0.0, "spots see more pips than one hole")
             if holes.value is not None and holes.value != value:
                 return FaceRead(None, 0.0, "readers disagree")
             if value == 1 and holes.value != 1:

@@ -34,6 +34,11 @@ HUE_GAIN = 2.0  # the hue-only map's gain: a colour shift counts as twice as muc
 HUE_FLOOR = 16.0  # MIN_CONTRAST of the hue-only maps: their texture (marbling, glare) is weaker than in lightness
 # (an 8-unit hue shift; on the even half 16 read 4 more dice and no wrong, 14 added 2 wrongs on penlington-wood)
 DIP = 1.0  # pips that run together: the contrast between them falls below this part of the weaker (any dip)
+HUE_SAG = 0.03  # ... or, on a hue map whose pips differ from the body in hue (GREY_COS), below the straight line between
+# the two by this part of the weaker (_shared_spots): a dark smoke die's red pips blur into one bar there, a 3's middle pip
+# outshining its corners, so the bar falls from one to the next without a dip (byler-d6 111548's 3 on four grids, 111751's
+# 3 and 112342's 6 on one). Four grids: 6 dice more, none wrong (0.1 the same; with BAR_LEVELS_HUE, byler-d6's changed
+# pictures: 10 more, 2 lost, none wrong); on every map, not only such hue maps, the cached crops read a 4 as 6, a 6 as 5
 SURE_ON_BLOB = 0.5  # the least confidence of a face read on the blob's outline (no body colour region)
 PALE = 12.0  # Lab units: a body this near the surface's colour is read on its body colour patch and on the blob
 # (even half: 8 read one die less than 12-20; 20 read a label-less crop on penlington-wood's odd half)
@@ -145,7 +150,9 @@ RIM_TOP = 7  # ... made when one of the first map's 7 strongest spots (a 6 and t
 RIM_LEAST = 3  # ... and reads no fewer pips than this (a 1 or 2 is too easily made of what is left)
 BAR_LEVEL = 0.5  # a 6 whose columns ran together (_two_bars): the smoothed map above this part of its top on the face
 BAR_LONG = (0.5, 1.1)  # ... makes two bars, each this long (face sides),
-BAR_THIN = 0.3  # ... at most this wide (face sides)
+BAR_THIN = 0.4  # ... at most this wide (face sides: a blurred pip's width above the lower hue levels, BAR_LEVELS_HUE;
+# at 0.3 byler-d6 112353's smoke 6, 0.31-0.37 wide, went unread on three grids and 112710's on shift1; 0.38-0.45 the same,
+# no wrong read: BAR_FLAT and BAR_APART still hold the bars to a 6's columns),
 BAR_FLAT = 2.2  # ... and at least this long over its width,
 BAR_PARALLEL = 15.0  # ... within this many degrees of each other and of the face's edges,
 BAR_CENTRE = 0.15  # ... their midpoint this near the face centre (face sides),
@@ -161,8 +168,11 @@ BAR_THREE = 1  # ... on this many of the two bars at least: a 6's middle pips ma
 BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SPOTS, so the hole reader may veto it
 BARS = True  # the bars' read is made (False: for tests)
 BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests),
-BAR_LEVEL_HUE = 0.4  # ... its bars above BAR_LEVEL, else above this part of its top (one column's hue may be weaker
-# than the other's: red pips under a glossy dark body's highlights). Cached crops, 7 conditions: +7 right, 0 wrong, 0 extra
+BAR_LEVELS_HUE = (0.4, 0.3, 0.25, 0.2)  # ... its bars above BAR_LEVEL, else above these parts of its top, the highest
+# first (one column's hue may be weaker than the other's: red pips under a glossy dark body's highlights). 0.4 alone, cached
+# crops, 7 conditions: +7 right, 0 wrong, 0 extra; down to 0.2, byler-d6's blue marbled 6s with red pips (112332's on
+# four grids, 111803's on one) and a small white 6 whose square takes in the tray (095906's, turn1): 6 dice more, none
+# wrong (0.35 between read the same; 0.15 below, none more on the cached crops)
 HUE_MIDDLE = 0.13  # a 2 read on a lightness map whose middle (within this part of the face side) holds the hue map's
 # strongest spot (HUE_FLOOR at least) is no 2: two glints around a coloured centre pip on a dark translucent die
 # (byler-d6 112419's 1); a true 2's middle is plain body on every map (0.15 took no right 2 on the originals either)
@@ -398,9 +408,10 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         if peaks:
             least_pip = max(floor, EVEN * peaks[0][2])
             seen = max(seen, sum(1 for t in peaks if t[2] >= least_pip))
+        hue_pips = maps.off_grey.get(n, False)  # a hue map whose pips differ from the body in hue (GREY_COS)
         cand = _choose(peaks, smooth, inner_mask, side, centre, edge_angle, contrast, face, floor,
                        None if made is None else made.setdefault(NOTES, set()),
-                       OWN_LEVEL_HUE if maps.off_grey.get(n, False) else OWN_LEVEL, held)
+                       OWN_LEVEL_HUE if hue_pips else OWN_LEVEL, held, sag=HUE_SAG if hue_pips else None)
         if len(peaks) > 3:
             past.append((peaks, smooth, contrast, floor, not rim))
         if rim and cand is not None and cand[1] < RIM_LEAST:
@@ -703,11 +714,13 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             side: float, centre: np.ndarray, edge_angle: float, contrast: np.ndarray,
             face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None,
             own_level: tuple[int, ...] = OWN_LEVEL,
-            held: tuple[int, ...] = TILT_HELD, past_beyond: bool = False) -> tuple[float, int, np.ndarray] | None:
+            held: tuple[int, ...] = TILT_HELD, past_beyond: bool = False,
+            sag: float | None = None) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
     hue map whose pips differ in hue OWN_LEVEL_HUE, for a face standing clear by OWN_SURE);
+    sag: pips run together are apart where they sag below the line between them (HUE_SAG, such a hue map), or None;
     past_beyond: a 4 passes over the peaks beyond its corners (BEYOND_4: the second try, when
     the first read nothing). That try weighs the 4 alone: every other count, and the frontal
     1, would score as in the first, which the 4 must beat anyway.
@@ -776,7 +789,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             continue  # its score (bound - err below 6) cannot beat the best: its pips need no looking at
         if k in held and layout_tilt(pts, edge_angle) > MAX_TILT:
             continue
-        if not _pip_shaped(sel, smooth, inside, side, contrast, own_level if bound - err >= OWN_SURE else OWN_LEVEL):
+        if not _pip_shaped(sel, smooth, inside, side, contrast, own_level if bound - err >= OWN_SURE else OWN_LEVEL, sag):
             continue
         # after every other check: the note vetoes the hole reader's 6 (vision.face), and a
         # candidate refused anyway must not veto a real 6 there
@@ -801,7 +814,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
     if not past_beyond and BEYOND_4 and (best is None or best[0] < MIN_CONFIDENCE):
         # nothing read: once more, a 4 past the peaks beyond its corners (_rest_past_beyond)
         past = _choose(peaks, smooth, inside, side, centre, edge_angle, contrast, face, floor, notes, own_level, held,
-                       past_beyond=True)
+                       past_beyond=True, sag=sag)
         if past is not None and (best is None or past[0] > best[0]):
             best = past
     return best
@@ -1078,11 +1091,13 @@ def _rest_past_6(peaks: list[tuple[float, float, float]], pts: np.ndarray, side:
 
 
 def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, inside: np.ndarray, side: float,
-                contrast: np.ndarray | None = None, own_level: tuple[int, ...] = OWN_LEVEL) -> bool:
+                contrast: np.ndarray | None = None, own_level: tuple[int, ...] = OWN_LEVEL,
+                sag: float | None = None) -> bool:
     """Each chosen peak is a spot of its own, round and of a pip's size, all of one size.
 
     contrast: the map smooth was smoothed from, for a 6 whose columns ran into two bars (_shared_spots);
-    own_level: the counts whose spots may agree in size each at its own level, when not at one.
+    own_level: the counts whose spots may agree in size each at its own level, when not at one;
+    sag: _shared_spots' sag (HUE_SAG on a hue map of pips of another hue), or None.
     """
     level = SPOT_LEVEL * sel[-1][2]
     m = ((smooth > level) & inside).astype(np.uint8)
@@ -1111,7 +1126,7 @@ def _pip_shaped(sel: list[tuple[float, float, float]], smooth: np.ndarray, insid
             # a 6 whose columns ran into two bars at the spot scale: its pips' dips may
             # still show on a finer map (a 4 or a 5 taken for a 6 makes no two bars of three)
             fine = _fine(contrast, side)
-        sizes = _shared_spots(sel, ids, smooth, lab, m, fine)
+        sizes = _shared_spots(sel, ids, smooth, lab, m, fine, sag)
         if sizes is None:
             return False
         a, w, h = (x.tolist() for x in sizes)
@@ -1163,7 +1178,8 @@ def _sizes_agree(a: list[float]) -> bool:
 
 
 def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth: np.ndarray, lab: np.ndarray,
-                  m: np.ndarray, fine: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                  m: np.ndarray, fine: np.ndarray | None = None,
+                  sag: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(area, width, height) of pips that run together at the spot level, or None.
 
     A 6's columns on a small die merge into bars: each pip is still a spot of its own when
@@ -1171,6 +1187,10 @@ def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth:
     nearer to it than to the other pips. No dip: one long spot (a stripe), not pips.
     fine: a finer map of the contrast, when the pips are a 6's two bars of three: a dip
     there counts too (the spot scale's smoothing may fill the dips of a 6 on a small die).
+    sag: on a hue map of pips of another hue (HUE_SAG), a sag this part of the weaker below
+    the straight line between the two counts as a dip: two blurred pips of unlike contrast
+    (a 3's middle pip, lit by both corners' blur) make a bar that falls from one to the
+    other, bowed between them, where a stripe of even colour runs straight or bulges.
     """
     pk = np.array([(t[0], t[1]) for t in sel], np.float32)
     v = np.array([t[2] for t in sel], np.float32)
@@ -1179,7 +1199,11 @@ def _shared_spots(sel: list[tuple[float, float, float]], ids: list[int], smooth:
         for j in range(i + 1, len(sel)):
             if ids[i] == ids[j]:
                 line = np.rint(pk[i] + along * (pk[j] - pk[i])).astype(int)
-                if smooth[line[:, 1], line[:, 0]].min() > DIP * min(v[i], v[j]):
+                profile = smooth[line[:, 1], line[:, 0]]
+                if profile.min() > DIP * min(v[i], v[j]):
+                    chord = v[i] + along[:, 0] * (v[j] - v[i])  # the straight line between them
+                    if sag is not None and float((profile - chord).min()) <= -sag * min(v[i], v[j]):
+                        continue  # bowed below it (HUE_SAG): two pips
                     if fine is None:
                         return None
                     ends = min(float(fine[int(pk[i][1]), int(pk[i][0])]), float(fine[int(pk[j][1]), int(pk[j][0])]))
@@ -1211,10 +1235,10 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
     maps = made.get((id(face), side))
     if maps is None or not face.any():
         return None
-    tries = ((0, MIN_CONTRAST, BAR_LEVEL), (1, HUE_FLOOR, BAR_LEVEL), (1, HUE_FLOOR, BAR_LEVEL_HUE))
-    for n, floor, level in tries[:3 if BARS_ON_HUE else 1]:
+    tries = ((0, MIN_CONTRAST, BAR_LEVEL), (1, HUE_FLOOR, BAR_LEVEL)) + tuple((1, HUE_FLOOR, x) for x in BAR_LEVELS_HUE)
+    for n, floor, level in tries if BARS_ON_HUE else tries[:1]:
         # the bars on the first map, else on the hue alone (red pips on a dark glossy body,
-        # whose highlights outshine the pips in all of Lab), there at a lower level too
+        # whose highlights outshine the pips in all of Lab), there at lower levels too
         contrast = maps.contrast(n, face)
         if contrast is not None:
             read = _bars_on(contrast, maps.edge_angle, face, side, centre, least, floor, level, maps.smooth(n, SMOOTH))

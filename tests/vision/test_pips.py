@@ -1563,8 +1563,10 @@ def test_a_one_on_the_second_colour_axis_where_the_spot_maps_see_a_face_of_pips_
 
     assert all(1 not in r for r in read_in_box())
     monkeypatch.setattr(face, "SEEN_NOT_1", 99)
-    # (a square 4 past the peaks beyond its corners, BEYOND_4, keeps 111932's 1 off too: off here)
+    # (a square 4 past the peaks beyond its corners, BEYOND_4, keeps 111932's 1 off too: off here; so does a half sure
+    # 6 of the hue map's bars at their lower levels, BAR_LEVELS_HUE, which that 1 vetoes, on 111919 as it is)
     monkeypatch.setattr(spots, "BEYOND_4", False)
+    monkeypatch.setattr(spots, "BAR_LEVELS_HUE", (0.4,))
     assert sum(r == [1] for r in read_in_box()) == read_as_1
 
 
@@ -1747,15 +1749,17 @@ def test_an_unclear_die_is_read_again_as_its_own_square(dice_sets, file, at, rea
     another value; without that it is missed on two more grids."""
     import vision.face as face
     import vision.pips as pips
+    import vision.spots as spots
     box, read_in_box = _box_on_grids(dice_sets, "byler-d6", file, at)
 
     reads = read_in_box()
     assert all(r in ([box.value], []) for r in reads)
     assert reads.count([box.value]) == read_on
     monkeypatch.setattr(pips, "TURN", False)
-    # (vision.face's SEEN_NOT_2_VETO reads 111228's 3 on one more grid without TURN: switched off to see TURN's part
-    # alone)
+    # (vision.face's SEEN_NOT_2_VETO reads 111228's 3 on one more grid without TURN, and vision.spots' HUE_SAG 112342's
+    # 5 on shift3: switched off to see TURN's part alone)
     monkeypatch.setattr(face, "SEEN_NOT_2_VETO", False)
+    monkeypatch.setattr(spots, "HUE_SAG", None)
     reads = read_in_box()
     assert all(r in ([box.value], []) for r in reads)
     assert reads.count([box.value]) == read_on - missed
