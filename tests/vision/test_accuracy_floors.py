@@ -18,11 +18,11 @@ from vision.retake import CHANGES
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
-# set: (exact, die recall, most extra dice, most wrong dice); measured at the session 12 merge: byler-d6
-# 0.77 / 0.9489 / 0 / 13 and penlington-wood 0.9484 / 0.98 / 0 / 0 (a wrong die is one the table
+# set: (exact, die recall, most extra dice, most wrong dice); measured at the session 13 merge: byler-d6
+# 0.775 / 0.9523 / 0 / 13 and penlington-wood 0.9484 / 0.98 / 0 / 0 (a wrong die is one the table
 # would score: it is held apart from the unreadable ones, which only cost a re-roll)
 FLOORS = {
-    "byler-d6": (0.75, 0.945, 3, 16),
+    "byler-d6": (0.76, 0.948, 3, 15),
     "penlington-wood": (0.935, 0.975, 3, 3),
 }
 
@@ -45,24 +45,24 @@ def _holds(score, floor: tuple[float, float, int, int]) -> None:
 
 
 # (set, change): (exact, die recall, most extra dice, most wrong dice) on the odd-indexed photos
-# (rules are tuned on the even half and checked on the odd one); measured at the session 12 merge,
-# byler-d6: dark0.6 0.68 / 0.933 / 0 / 12, blur1 0.55 / 0.893 / 0 / 12, jpeg40 0.44 / 0.822 / 0 / 31,
-# scale0.6 0.66 / 0.916 / 0 / 16, shift1 0.68 / 0.928 / 0 / 14, turn1 0.67 / 0.920 / 0 / 16;
-# penlington-wood: dark0.6 0.923 / 0.971 / 1 / 0, blur1 0.923 / 0.971 / 2 / 5, jpeg40
-# 0.948 / 0.987 / 2 / 1, scale0.6 0.929 / 0.981 / 5 / 2, shift1 0.948 / 0.979 / 3 / 2,
+# (rules are tuned on the even half and checked on the odd one); measured at the session 13 merge,
+# byler-d6: dark0.6 0.68 / 0.935 / 0 / 11, blur1 0.55 / 0.900 / 0 / 12, jpeg40 0.44 / 0.825 / 0 / 31,
+# scale0.6 0.66 / 0.920 / 0 / 16, shift1 0.69 / 0.933 / 0 / 14, turn1 0.67 / 0.925 / 0 / 16;
+# penlington-wood: dark0.6 0.916 / 0.968 / 1 / 0, blur1 0.923 / 0.971 / 2 / 5, jpeg40
+# 0.955 / 0.987 / 1 / 1, scale0.6 0.929 / 0.981 / 5 / 2, shift1 0.948 / 0.979 / 3 / 2,
 # turn1 0.961 / 0.987 / 0 / 1
 CHANGED_FLOORS = {
-    ("byler-d6", "dark0.6"): (0.64, 0.91, 3, 16),
-    ("byler-d6", "blur1"): (0.52, 0.87, 3, 16),
+    ("byler-d6", "dark0.6"): (0.64, 0.915, 3, 15),
+    ("byler-d6", "blur1"): (0.52, 0.875, 3, 16),
     ("byler-d6", "jpeg40"): (0.41, 0.80, 3, 34),
-    ("byler-d6", "scale0.6"): (0.62, 0.89, 3, 20),
+    ("byler-d6", "scale0.6"): (0.62, 0.895, 3, 20),
     ("penlington-wood", "dark0.6"): (0.90, 0.955, 5, 4),
     ("penlington-wood", "blur1"): (0.90, 0.96, 6, 8),
     ("penlington-wood", "jpeg40"): (0.92, 0.975, 6, 4),
     ("penlington-wood", "scale0.6"): (0.90, 0.965, 9, 5),
     # the camera nudged by a pixel or turned by a degree: the same scene on another sampling grid
-    ("byler-d6", "shift1"): (0.65, 0.91, 3, 18),
-    ("byler-d6", "turn1"): (0.64, 0.90, 3, 20),
+    ("byler-d6", "shift1"): (0.66, 0.915, 3, 17),
+    ("byler-d6", "turn1"): (0.64, 0.905, 3, 20),
     ("penlington-wood", "shift1"): (0.925, 0.965, 7, 5),
     ("penlington-wood", "turn1"): (0.94, 0.975, 4, 4),
 }
