@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.numeric import median
+
 # Lab distance (L weighted down, so soft shadows count less than colour) above which a
 # pixel is foreground; a blob must also hold some pixels above the strong level.
 WEAK = 11.0
@@ -156,23 +158,6 @@ def foreground_dist(work_bgr: np.ndarray, coarse: bool = False) -> tuple[np.ndar
     if n <= 256:
         return cv2.LUT(labels, has_strong[:256]), dist
     return np.take(has_strong, labels), dist
-
-
-def median(a: np.ndarray) -> float:
-    """np.median of an array with no NaN (the mean of the middle two when even: in the
-    array's own type for floats, as np.median takes it), by one partition: np.median's own
-    checks cost five times the partition on a frame's few thousand values."""
-    a = a.ravel()
-    n = a.size
-    if not n:
-        return float("nan")
-    k = n // 2
-    if n % 2:
-        return float(np.partition(a, k)[k])
-    part = np.partition(a, (k - 1, k))
-    if a.dtype.kind == "f":
-        return float((part[k - 1] + part[k]) / a.dtype.type(2))
-    return (float(part[k - 1]) + float(part[k])) / 2.0
 
 
 def raise_level(blob: Blob, mask: np.ndarray, dist: np.ndarray, die: float, min_side: float) -> tuple[list[Blob], int]:

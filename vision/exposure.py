@@ -19,6 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.numeric import median
+
 BRIGHT = 170.0  # grey level of a normally exposed frame's bright end (99th percentile)
 MAX_GAIN = 4.0  # a darker frame is mostly noise: brought up this much at most
 MIN_GAIN = 1.05  # a smaller gain is the scene's own light, not underexposure
@@ -83,7 +85,7 @@ def noise_sd(frame_bgr: np.ndarray) -> float:
 
     lap = (at(-1, -1) + at(-1, 1) + at(1, -1) + at(1, 1)
            - 2 * (at(-1, 0) + at(0, -1) + at(0, 1) + at(1, 0)) + 4 * at(0, 0))
-    return float(1.4826 * np.median(np.abs(lap)) / 6.0)
+    return float(1.4826 * median(np.abs(lap)) / 6.0)
 
 
 def denoised(frame_bgr: np.ndarray) -> np.ndarray:

@@ -25,11 +25,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist, median,
+from vision.bodies import (COMPACT, MAX_DICE, Blob, blobs, die_size, die_size_inscribed, foreground_dist,
                            raise_level, split_at_cores, without_strips)
 from vision.dice import Die, FrameReading, RotatedRect, Unreadable
 from vision.exposure import denoised, exposed
 from vision.face import CROP, MARGIN, crop_die, read_face
+from vision.numeric import median
 
 WORK_LONG_SIDE = 320  # working image, long side, when the die size is not known
 WORK_DIE_PX = 24.0  # working die edge when it is known
