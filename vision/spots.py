@@ -259,7 +259,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     core = inner_mask & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < (0.3 * side) ** 2)
     if np.count_nonzero(core) < 10:
         return SpotsSeen(None, seen)
-    body = _median(lab[core])
+    body = _median(lab, core)
     bg = cv2.medianBlur(lab, int(round(MEDIAN * side)) | 1).astype(np.float32)
     face = inner_mask
     least = MIN_CONFIDENCE
@@ -270,7 +270,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
         # a coarser scale and a pale die fades into a pale surface): the face is the patch
         # of pip-free colour nearer the body's than the surface's that holds the core,
         # wherever the blob's outline runs
-        surface = _median(lab[mask == 0])
+        surface = _median(lab, mask == 0)
         # nearer the body than the surface: the side of the plane halfway between them
         near = bg @ (surface - body) < 0.5 * float(surface @ surface - body @ body)
         _, parts = cv2.connectedComponents(cv2.erode(near.view(np.uint8), _K3), connectivity=4)
@@ -367,7 +367,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         maps = _FaceMaps(diff, face, side, body)
         if made is not None:
             made[key] = maps
-    edge_angle, off_face = maps.edge_angle, maps.off_face
+    edge_angle, no_peak = maps.edge_angle, maps.no_peak
     best = None
     # The pips are the face's most off-body colour, whichever way (light on dark, dark on
     # light, red on blue): the contrast is the shift towards the mean of the most off-body
@@ -400,7 +400,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
         contrast = maps.contrast(n, region)
         if contrast is None:
             continue
-        peaks, smooth = _peaks(contrast, face, side, spot, off_face) if rim else maps.peaks(n, spot)
+        peaks, smooth = _peaks(contrast, face, side, spot, no_peak) if rim else maps.peaks(n, spot)
         if rim:
             peaks = _off_rim(peaks, contrast, face, region, side)
         elif n == 0:
@@ -538,7 +538,7 @@ class _FaceMaps:
         sq = diff * diff
         hue_far = sq[..., 1] + sq[..., 2]  # squared distances from the body: only their order counts
         full = hue_far + sq[..., 0]
-        self.off_face = ~face
+        self.no_peak = _no_peak(face)
         self.sources = ((diff, full, 1.0), (diff[..., 1:], hue_far, HUE_GAIN))
         self._inside: tuple[np.ndarray, bool] | None = None
         self._edge: np.ndarray | None = None
@@ -551,7 +551,7 @@ class _FaceMaps:
         The list is shared: callers read it, never change it."""
         key = (n, spot)
         if key not in self._peaks:
-            self._peaks[key] = _peaks(self._contrast[n], self.face, self.side, spot, self.off_face)
+            self._peaks[key] = _peaks(self._contrast[n], self.face, self.side, spot, self.no_peak)
         return self._peaks[key]
 
     def smooth(self, n: int, spot: float) -> np.ndarray:
@@ -640,8 +640,11 @@ def _disc(r: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
 
 
-def _median(pixels: np.ndarray) -> np.ndarray:
-    """Each channel's (upper) median of n x 3 pixels: a partition, several times cheaper than np.median."""
+def _median(image: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Each channel's (upper) median of a 3-channel image's pixels where a boolean mask is set: a
+    partition, several times cheaper than np.median. (The pixels taken by their flat indices, in
+    the same order: a boolean index of a colour image costs twice as much.)"""
+    pixels = image.reshape(-1, 3).take(np.flatnonzero(where), axis=0)
     return np.partition(pixels, len(pixels) // 2, axis=0)[len(pixels) // 2].astype(np.float32)
 
 
@@ -675,11 +678,23 @@ def _sides_held(pts: np.ndarray, smooth: np.ndarray) -> float:
     return held
 
 
+def _no_peak(face: np.ndarray) -> np.ndarray:
+    """Where _peaks takes no peak: off the face, and the patch's outer rows and columns (PATCH_EDGE)."""
+    off = ~face
+    edge = int(PATCH_EDGE * min(off.shape))  # whole pixels
+    if edge > 0:
+        off[:edge] = True
+        off[-edge:] = True
+        off[:, :edge] = True
+        off[:, -edge:] = True
+    return off
+
+
 def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SMOOTH,
-           off_face: np.ndarray | None = None) -> tuple[list[tuple[float, float, float]], np.ndarray]:
+           no_peak: np.ndarray | None = None) -> tuple[list[tuple[float, float, float]], np.ndarray]:
     """Round bright blobs of the contrast map on the face, strongest first: (x, y, contrast), smoothed at spot x side.
 
-    off_face: ~face, when the caller has it (it runs for every map).
+    no_peak: _no_peak(face), when the caller has it (it runs for every map: made once a face).
     """
     smooth = cv2.GaussianBlur(contrast, (0, 0), max(1.0, spot * side))
     dxx = cv2.Sobel(smooth, cv2.CV_32F, 2, 0, ksize=3)
@@ -688,13 +703,7 @@ def _peaks(contrast: np.ndarray, face: np.ndarray, side: float, spot: float = SM
     det = dxx * dyy
     det -= dxy * dxy
     off = dxx > 0
-    off |= ~face if off_face is None else off_face
-    edge = int(PATCH_EDGE * min(off.shape))  # whole pixels: the patch's outer rows and columns
-    if edge > 0:
-        off[:edge] = True
-        off[-edge:] = True
-        off[:, :edge] = True
-        off[:, -edge:] = True
+    off |= _no_peak(face) if no_peak is None else no_peak
     np.copyto(det, 0, where=off)
     r = max(1, int(round(0.09 * side)))
     peak = det >= cv2.dilate(det, _disc(r))
@@ -1323,7 +1332,7 @@ def _past_the_band(made: dict, face: np.ndarray, inner_mask: np.ndarray, side: f
             continue
         floor = HUE_FLOOR if n else MIN_CONTRAST
         for spot in BAND_SPOTS:
-            peaks, smooth = _peaks(banded, face, side, spot, maps.off_face)
+            peaks, smooth = _peaks(banded, face, side, spot, maps.no_peak)
             cand = _choose(peaks, smooth, inner_mask, side, centre, maps.edge_angle, banded, face, floor, None, OWN_LEVEL,
                            held)
             if cand is None or cand[1] < BAND_LEAST or cand[0] < least or (best is not None and cand[0] <= best[0]):

@@ -928,3 +928,22 @@ def test_a_holes_1_does_not_veto_a_doubtful_six_where_the_maps_see_its_pips(dice
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [6]
     monkeypatch.setattr(face, "NOT_1_VETO", ())
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
+
+
+def test_no_peak_is_off_the_face_and_the_patchs_edge():
+    from vision.spots import PATCH_EDGE, _no_peak, _peaks
+
+    img, mask = _die(5, 30, (235, 235, 235), (20, 20, 20))[:2]
+    face_mask = cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0
+    off = _no_peak(face_mask)
+    edge = int(PATCH_EDGE * min(face_mask.shape))
+    assert edge > 0
+    inner = np.zeros_like(face_mask)
+    inner[edge:-edge, edge:-edge] = True
+    assert (off == (~face_mask | ~inner)).all()
+    # made once a face and handed to _peaks, it finds what _peaks finds on its own
+    contrast = cv2.GaussianBlur(255 - cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+    side = float(np.sqrt(np.count_nonzero(mask)))
+    own, smooth = _peaks(contrast, face_mask, side)
+    given, smooth2 = _peaks(contrast, face_mask, side, no_peak=off)
+    assert len(own) >= 5 and own == given and (smooth == smooth2).all()
