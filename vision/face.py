@@ -152,7 +152,7 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     n, labels, stats, _ = cv2.connectedComponentsWithStats(plane, connectivity=4)
     if n <= 1:
         return None
-    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    big = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
     if stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT] < MIN_FACE * die_side * die_side:
         return None  # its hull (corners on its pixels' centres) is smaller than its box: too small, as below
     face = (labels == big).astype(np.uint8)
@@ -161,7 +161,7 @@ def _candidate(plane: np.ndarray, die_side: float) -> tuple[int, float, np.ndarr
     hull_area = cv2.contourArea(hull)
     if hull_area < MIN_FACE * die_side * die_side:
         return None
-    filled = np.zeros_like(face)
+    filled = np.zeros(face.shape, np.uint8)  # (np.zeros_like: ten times the call)
     cv2.drawContours(filled, [hull], -1, 1, -1)
     holes = cv2.morphologyEx(filled & (1 - face), cv2.MORPH_OPEN, _K3)
     m = cv2.moments(hull)
@@ -259,11 +259,9 @@ def _elongation(labels: np.ndarray, k: int, judged: np.ndarray | None = None) ->
     judged: the regions (index 1..k-1) worth measuring; the others' pixels are passed over
     (each region's sums are its own pixels' alone, in scan order: the measured are the same)
     and they come out 1."""
-    if judged is None:
-        ys, xs = np.nonzero(labels)
-    else:
-        ys, xs = np.nonzero(np.concatenate(([False], judged))[labels])
-    lab = labels[ys, xs]
+    on = labels > 0 if judged is None else np.concatenate(([False], judged))[labels]
+    ys, xs = np.nonzero(on)
+    lab = labels[on]  # (in the same scan order as ys, xs)
     xs = xs.astype(np.float64)
     ys = ys.astype(np.float64)
     n = np.maximum(1, np.bincount(lab, minlength=k))
