@@ -45,6 +45,14 @@ NOT_1_VETO = (6,)  # ... nor does a hole reader's 1 veto a half sure spot read o
 # even, strong spots): a glint or one pip standing out of a blurred dark die's red pips, where the spot maps read a 6 of
 # two bars (byler-d6 111919's smoke 6 on none, shift3, dark0.6; 111803's on blur1). With 5s, blur1 111228's 3 read 5
 # (4 right 5s on the cached crops); from 3 up, a partial crop's 2 read 4. () for tests
+TWO_SEEN = 4  # a sure spot read of 1 or 2 (TWO_SEEN_READS) on a face whose spot maps see this many even, strong spots
+TWO_SEEN_READS = (1, 2)  # (as SEEN_NOT_1; 3 read the same dice) is checked by the hole reader, and its count is read
+TWO_SEEN_HOLES = (4, 5, 6)  # instead when it is one of these: one or two pips of a bigger face stood out of a glossy or
+# marbled body, and the holes show them all (byler-d6 095426's 6 read 2 on shift1, shift3, turn1 and scale0.8, 111642's
+# 5 and 100514's 4 read 1 on jpeg40 and noise8). score.py, both sets: none, shift1, shift3, turn1 MEAN4 0.8912 -> 0.8923,
+# wrong 86 -> 83; eight more changes (dark0.6 ... noise8) 4 dice more, 3 of them wrong reads made right, one unread on
+# the even half (112911's 4, jpeg40); no die lost anywhere. A hole reader's 3 is no help: 2s with a glint between their
+# pips read 3 (112300's on warm, two_36's on scale0.8), and 112905's 1 on shift3. () for tests
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 # two looks half a pixel each way read more than three did, for less: byler-d6 exact over none, shift1, shift3 and
 # turn1 0.6525 -> 0.66 on the mean, no more wrong reads; penlington-wood shift1 +1 photo
@@ -363,6 +371,11 @@ def _weigh(patch: np.ndarray, mask: np.ndarray, second_axis: bool, by_spots: Spo
                 # a doubtful 1 is mostly the strongest of a few spots (glare, a side face's
                 # pip): it stands only when the hole reader finds the lone pip too
                 return FaceRead(None, 0.0, "a doubtful 1")
+        if conf >= SURE_SPOTS and value in TWO_SEEN_READS and seen >= TWO_SEEN and TWO_SEEN_HOLES:
+            # a few pips of a bigger face the spot maps see (TWO_SEEN): the hole reader's 4-6 counts them all
+            holes = _read_holes(patch, mask, second_axis)
+            if holes.value in TWO_SEEN_HOLES:
+                return holes
         return FaceRead(value, conf, "", centre, side)
     holes = _read_holes(patch, mask, second_axis, seen)
     if holes.value == 6 and by_spots.no_six:

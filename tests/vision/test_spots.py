@@ -857,6 +857,8 @@ def test_glints_on_a_face_of_hue_pips_are_no_one_or_two(dice_sets, monkeypatch, 
     # while the hue map shows the red pips, 3-6 even spots, on the same face (HUE_GLINTS): a re-roll, or the 4, instead
     assert _values_near(dice_sets, name, centre, change) == value
     monkeypatch.setattr(spots, "HUE_GLINTS", ())
+    # (095849's glint 1, sure, where the maps see more pips, is the hole reader's 4 as well: TWO_SEEN_HOLES, off here)
+    monkeypatch.setattr(face, "TWO_SEEN_HOLES", ())
     assert _values_near(dice_sets, name, centre, change) == glint
 
 
@@ -947,3 +949,22 @@ def test_no_peak_is_off_the_face_and_the_patchs_edge():
     own, smooth = _peaks(contrast, face_mask, side)
     given, smooth2 = _peaks(contrast, face_mask, side, no_peak=off)
     assert len(own) >= 5 and own == given and (smooth == smooth2).all()
+
+
+@pytest.mark.parametrize("file,at,change,value,alone", [
+    ("IMG_20191209_095426.jpg", (335, 183), "shift1", 6, [2]),  # the odd half: a 6 whose spot maps read two pips as a 2
+    ("IMG_20191209_095426.jpg", (335, 183), "shift3", 6, [2]),
+    ("IMG_20191209_095426.jpg", (335, 183), "turn1", 6, [2]),
+    ("IMG_20191209_095426.jpg", (268, 147), "scale0.8", 6, [2]),  # (its box in the smaller frame)
+    ("IMG_20191208_111642.jpg", (121, 142), "jpeg40", 5, [1]),  # a 5 read as one of its pips
+    ("IMG_20191209_100514.jpg", (78, 461), "noise8", 4, [1]),  # a 4 read as one of its pips
+    ("IMG_20191208_112911.jpg", (476, 136), "jpeg40", 4, []),  # the even half: a 4 read 2 on a crop, left unread
+])
+def test_a_sure_spot_1_or_2_where_the_maps_see_more_pips_takes_the_hole_readers_count(dice_sets, monkeypatch, file, at,
+                                                                                      change, value, alone):
+    # byler-d6 095426's 6, 111642's 5 and 100514's 4: the spot reader reads a sure 2 or 1 of the pips that stood out,
+    # while its maps see 4 or more even, strong spots (TWO_SEEN) and the hole reader reads the face's own count
+    # (TWO_SEEN_HOLES); without the rule the 2 or 1 stood, a wrong read (112911's 4 on jpeg40 was left unread)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [value]
+    monkeypatch.setattr(face, "TWO_SEEN_HOLES", ())
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == alone
