@@ -167,6 +167,24 @@ BAR_THREE = 1  # ... on this many of the two bars at least: a 6's middle pips ma
 # (byler-d6 112710's dark die, red pips, on the hue map), while a shaken 4's pairs show three maxima on neither
 BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SPOTS, so the hole reader may veto it
 BARS = True  # the bars' read is made (False: for tests)
+BAR_3 = True  # a 3 whose pips ran into one bar along the face's diagonal on the hue map is read (_one_bar; False: for
+# tests): byler-d6's dark smoke dice with dull red pips, blurred at 30-35 px a die, whose three pips make one or two lobes
+# on the hue map and no three peaks (112438's, 095854's, 112942's, 111628's). Four grids: 8 dice more, 2 wrong 2s unread,
+# none lost. On byler-d6's eight other changes (blur1 ... warm), crop by crop, 55 3s read and 8 faces read 3 that are
+# not; in the frames, 3 of them: 095929's 2 on jpeg40, 095854's 5 on noise8, 095421's 2 on warm
+BAR_3_SEEN = 4  # ... on a face whose spot maps saw this many even, strong spots at most (a 3 and a glint): a 5's
+# diagonal with its other two corners faint reads as such a bar (112342's on shift3; 3 right 3s fewer at 3)
+BAR_3_BORDER = 0.3  # ... on a face patch that covers this part of the crop's border at most (more: the crop is not
+# one die's, and a die's edge or a neighbour's pip makes the bar; penlington-wood shift3 three_3 read an extra 3; on
+# byler-d6's other changes, crop by crop, 4 of the 8 faces read 3 that are not, and 2 of the 55 3s)
+BAR_3_LEVELS = (0.5, 0.4, 0.3)  # ... the bar: the smoothed hue map above this part of its top, the first level that
+# makes one (BAR_ALONE: nothing else as big; at 0.5 alone 112438's and 095854's on shift1 fall apart into two lobes),
+BAR_3_LONG = (0.5, 1.25)  # ... this long (face sides: the face patch is cut inside the die by its dark rim, so a 3's
+# diagonal runs past its side; 1.1 lost 112438's on shift1 and shift3),
+BAR_3_DIAGONAL = 25.0  # ... within this many degrees of the face's diagonal (a face patch cut by glare turns its edges:
+# 20 lost 095854's on none; 30-35 read the same dice),
+BAR_3_OFF = 0.35  # ... its middle this near (face sides) the face patch's centre (the patch is cut by the pips and the
+# rim: 0.15 lost 112942's and 095854's; 0.45 one more, 112305's 1 lost on blur1)
 BARS_ON_HUE = True  # ... on the hue map too, when the first map shows none (False: for tests),
 BAR_LEVELS_HUE = (0.4, 0.3, 0.25, 0.2)  # ... its bars above BAR_LEVEL, else above these parts of its top, the highest
 # first (one column's hue may be weaker than the other's: red pips under a glossy dark body's highlights). 0.4 alone, cached
@@ -309,6 +327,9 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     if read is None and not refused and BARS:
         # a 6 whose columns ran together even on the sharper map (a shaken camera): two bars
         read = _two_bars(made, face, side, centre, least)
+    if read is None and not refused and BAR_3 and seen <= BAR_3_SEEN:
+        # a 3 whose pips ran into one diagonal bar on the hue map (a dark smoke die's red pips)
+        read = _one_bar(made, face, side, centre, least)
     band = None
     if read is None and not refused and OUTLINE_BAND:
         def band() -> SpotRead | None:
@@ -1254,6 +1275,63 @@ def _two_bars(made: dict, face: np.ndarray, side: float, centre: np.ndarray, lea
             if read is not None:
                 return read
     return None
+
+
+def _one_bar(made: dict, face: np.ndarray, side: float, centre: np.ndarray, least: float) -> SpotRead | None:
+    """A 3 whose pips ran into one bar along the face's diagonal on the hue map, or None.
+
+    A dark translucent die's dull red pips blur into each other: the three of a 3 make one
+    bar on the hue map, or two lobes, and never three peaks. No other face makes one bar
+    alone along the diagonal (a 2's pips lie a pitch and a gap apart; a 5's and a 6's other
+    pips make other spots, BAR_ALONE; a 6's columns lie along the edges). As sure as
+    BAR_SURE: the hole reader may veto it (vision.face's SURE_SPOTS)."""
+    maps = made.get((id(face), side))
+    if maps is None or not face.any():
+        return None
+    contrast = maps.contrast(1, face)
+    if contrast is None or not maps.off_grey.get(1, False):
+        return None
+    rim = np.concatenate([face[0], face[-1], face[:, 0], face[:, -1]])
+    if np.count_nonzero(rim) > BAR_3_BORDER * len(rim):
+        return None  # the face patch runs off the crop: no one die's face (a die's piece, two dice, the tray)
+    smooth = maps.smooth(1, SMOOTH)
+    top = float(smooth[face].max())
+    if top < HUE_FLOOR:
+        return None
+    for level in BAR_3_LEVELS:
+        c = _bar_at(smooth, face, side, maps.edge_angle, centre, top, level)
+        if c is not None:
+            return (3, float(max(least, BAR_SURE)), (float(c[0]), float(c[1])), side)
+    return None
+
+
+def _bar_at(smooth: np.ndarray, face: np.ndarray, side: float, edge_angle: float, centre: np.ndarray, top: float,
+            level: float) -> np.ndarray | None:
+    """The middle of _one_bar's bar on the smoothed hue map above level of its top, or None."""
+    on = ((smooth > level * top) & face).view(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
+    if n < 2:
+        return None
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA], kind="stable") + 1
+    a1 = stats[order[0], cv2.CC_STAT_AREA]
+    if n > 2 and stats[order[1], cv2.CC_STAT_AREA] > BAR_ALONE * a1:
+        return None
+    ys, xs = np.nonzero(labels == order[0])
+    if len(xs) < 3:
+        return None
+    c = np.array([xs.mean(), ys.mean()])
+    ev, evec = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+    length, width = 4 * np.sqrt(max(ev[1], 0.0)), 4 * np.sqrt(max(ev[0], 0.0))
+    if not (BAR_3_LONG[0] * side <= length <= BAR_3_LONG[1] * side and width <= BAR_THIN * side
+            and length >= BAR_FLAT * width):
+        return None
+    u = evec[:, 1]
+    tilt = np.degrees(np.arctan2(u[1], u[0])) - edge_angle
+    if abs(abs((tilt + 45.0) % 90.0 - 45.0) - 45.0) > BAR_3_DIAGONAL:
+        return None
+    if np.hypot(*(c - centre)) > BAR_3_OFF * side:
+        return None
+    return c
 
 
 def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: float, centre: np.ndarray,

@@ -847,7 +847,7 @@ def test_the_band_reads_no_two_dice_in_one_blob_as_one_face(dice_sets, monkeypat
     ("IMG_20191209_095849.jpg", (421, 361), "none", [4], [1]),
     ("IMG_20191209_095910.jpg", (148, 436), "shift1", [], [2]),
     ("IMG_20191209_095910.jpg", (148, 436), "shift3", [], [2]),
-    ("IMG_20191209_095854.jpg", (174, 273), "shift1", [], [2]),
+    ("IMG_20191209_095854.jpg", (174, 273), "shift1", [3], [2]),  # (its 3: one bar on the hue map, BAR_3)
 ])
 def test_glints_on_a_face_of_hue_pips_are_no_one_or_two(dice_sets, monkeypatch, name, centre, change, value, glint):
     from vision import spots
@@ -859,6 +859,8 @@ def test_glints_on_a_face_of_hue_pips_are_no_one_or_two(dice_sets, monkeypatch, 
     monkeypatch.setattr(spots, "HUE_GLINTS", ())
     # (095849's glint 1, sure, where the maps see more pips, is the hole reader's 4 as well: TWO_SEEN_HOLES, off here)
     monkeypatch.setattr(face, "TWO_SEEN_HOLES", ())
+    # (and 095854's 3, one bar on the hue map, is read past the glints' 2 when it is left unread: BAR_3, off here)
+    monkeypatch.setattr(spots, "BAR_3", False)
     assert _values_near(dice_sets, name, centre, change) == glint
 
 
@@ -968,3 +970,61 @@ def test_a_sure_spot_1_or_2_where_the_maps_see_more_pips_takes_the_hole_readers_
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [value]
     monkeypatch.setattr(face, "TWO_SEEN_HOLES", ())
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == alone
+
+
+@pytest.mark.parametrize("file,at,change", [
+    ("IMG_20191208_112438.jpg", (398, 242), "none"),  # a dark smoke 3, dull red pips
+    ("IMG_20191208_112438.jpg", (398, 242), "shift1"),
+    ("IMG_20191208_112438.jpg", (398, 242), "shift3"),
+    ("IMG_20191208_111628.jpg", (364, 347), "shift1"),
+    ("IMG_20191208_111628.jpg", (364, 347), "shift3"),
+    ("IMG_20191209_095854.jpg", (174, 273), "shift1"),
+    ("IMG_20191208_112942.jpg", (337, 150), "none"),  # the odd half
+    ("IMG_20191208_112942.jpg", (337, 150), "shift3"),
+])
+def test_a_three_run_into_one_diagonal_bar_on_the_hue_map_is_read(dice_sets, monkeypatch, file, at, change):
+    from vision import spots
+
+    # byler-d6's dark smoke dice with dull red pips at 30-35 px a die: the three pips of a 3 blur into one bar along
+    # the face's diagonal on the hue map (or two lobes), and no three peaks make a face (spots.BAR_3)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [3]
+    monkeypatch.setattr(spots, "BAR_3", False)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
+
+
+@pytest.mark.parametrize("file,at,change,name,off", [
+    ("IMG_20191208_112438.jpg", (398, 242), "shift1", "BAR_3_LEVELS", (0.5,)),  # two lobes above half the top
+    ("IMG_20191209_095854.jpg", (174, 273), "shift1", "BAR_3_LEVELS", (0.5,)),
+    ("IMG_20191208_112438.jpg", (398, 242), "shift3", "BAR_3_LONG", (0.5, 1.1)),  # longer than the cut face's side
+    ("IMG_20191208_112438.jpg", (398, 242), "shift1", "BAR_3_LONG", (0.5, 1.1)),
+    ("IMG_20191208_112942.jpg", (337, 150), "none", "BAR_3_OFF", 0.15),  # off the cut face's centre
+    ("IMG_20191209_095854.jpg", (174, 273), "shift1", "BAR_3_OFF", 0.15),
+    ("IMG_20191209_095854.jpg", (174, 273), "none", "BAR_3_DIAGONAL", 20.0),  # edges turned by glare
+])
+def test_a_three_of_one_bar_is_read_within_its_bounds(dice_sets, monkeypatch, file, at, change, name, off):
+    from vision import spots
+
+    # the bar's bounds (spots.BAR_3_LEVELS, BAR_3_LONG, BAR_3_OFF, BAR_3_DIAGONAL) drawn tighter lose these 3s
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [3]
+    monkeypatch.setattr(spots, name, off)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
+
+
+def test_a_fives_diagonal_is_no_three_of_one_bar(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112342 on shift3: a dark 5 whose other two corners are faint on the hue map, its diagonal one bar; its
+    # spot maps see five even, strong spots (over spots.BAR_3_SEEN), so the bar is no 3 and the 5 is read
+    assert _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112342.jpg", (333, 397), "shift3") == [5]
+    monkeypatch.setattr(spots, "BAR_3_SEEN", 6)
+    assert _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112342.jpg", (333, 397), "shift3") == [3]
+
+
+def test_no_three_of_one_bar_on_a_face_patch_run_off_the_crop(dice_sets, monkeypatch):
+    from vision import spots
+
+    # penlington-wood three_3 on shift3: a crop at the frame's corner, no die's, whose face patch runs off the crop
+    # (spots.BAR_3_BORDER): the tray's edge makes one bar on the hue map there, and no 3 is read of it
+    assert [v for v, c in _pw_values(dice_sets, "three_3.jpg", "shift3") if c[0] > 560 and c[1] < 110] == []
+    monkeypatch.setattr(spots, "BAR_3_BORDER", 1.0)
+    assert [v for v, c in _pw_values(dice_sets, "three_3.jpg", "shift3") if c[0] > 560 and c[1] < 110] == [3]
