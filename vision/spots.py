@@ -169,7 +169,7 @@ BAR_SURE = 0.4  # the bars' read is as sure as this: under vision.face's SURE_SP
 BARS = True  # the bars' read is made (False: for tests)
 BAR_3 = True  # a 3 whose pips ran into one bar along the face's diagonal on the hue map is read (_one_bar; False: for
 # tests): byler-d6's dark smoke dice with dull red pips, blurred at 30-35 px a die, whose three pips make one or two lobes
-# on the hue map and no three peaks (112438's, 095854's, 112942's, 111628's). Four grids: 8 dice more, 2 wrong 2s unread,
+# on the hue map and no three peaks (112438's, 095854's, 112942's, 111628's). Four grids: 9 dice more, 4 wrong 2s unread,
 # none lost. On byler-d6's eight other changes (blur1 ... warm), crop by crop, 55 3s read and 8 faces read 3 that are
 # not; in the frames, 3 of them: 095929's 2 on jpeg40, 095854's 5 on noise8, 095421's 2 on warm
 BAR_3_SEEN = 4  # ... on a face whose spot maps saw this many even, strong spots at most (a 3 and a glint): a 5's
@@ -1281,9 +1281,10 @@ def _one_bar(made: dict, face: np.ndarray, side: float, centre: np.ndarray, leas
     """A 3 whose pips ran into one bar along the face's diagonal on the hue map, or None.
 
     A dark translucent die's dull red pips blur into each other: the three of a 3 make one
-    bar on the hue map, or two lobes, and never three peaks. No other face makes one bar
-    alone along the diagonal (a 2's pips lie a pitch and a gap apart; a 5's and a 6's other
-    pips make other spots, BAR_ALONE; a 6's columns lie along the edges). As sure as
+    bar on the hue map, or two lobes, and never three peaks. Few other faces make one bar
+    alone along the diagonal (a 2's pips lie a pitch and a gap apart, though blur, noise or
+    compression may join them; a 5's and a 6's other pips make other spots, BAR_ALONE,
+    BAR_3_SEEN; a 6's columns lie along the edges). As sure as
     BAR_SURE: the hole reader may veto it (vision.face's SURE_SPOTS)."""
     maps = made.get((id(face), side))
     if maps is None or not face.any():
