@@ -1317,15 +1317,10 @@ def _bar_at(smooth: np.ndarray, face: np.ndarray, side: float, edge_angle: float
     a1 = stats[order[0], cv2.CC_STAT_AREA]
     if n > 2 and stats[order[1], cv2.CC_STAT_AREA] > BAR_ALONE * a1:
         return None
-    ys, xs = np.nonzero(labels == order[0])
-    if len(xs) < 3:
+    bar = _bar(labels, order[0], side, BAR_3_LONG)
+    if bar is None:
         return None
-    c = np.array([xs.mean(), ys.mean()])
-    ev, evec = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
-    length, width = 4 * np.sqrt(max(ev[1], 0.0)), 4 * np.sqrt(max(ev[0], 0.0))
-    if not (BAR_3_LONG[0] * side <= length <= BAR_3_LONG[1] * side and width <= BAR_THIN * side
-            and length >= BAR_FLAT * width):
-        return None
+    c, _, _, evec = bar
     u = evec[:, 1]
     tilt = np.degrees(np.arctan2(u[1], u[0])) - edge_angle
     if abs(abs((tilt + 45.0) % 90.0 - 45.0) - 45.0) > BAR_3_DIAGONAL:
@@ -1333,6 +1328,23 @@ def _bar_at(smooth: np.ndarray, face: np.ndarray, side: float, edge_angle: float
     if np.hypot(*(c - centre)) > BAR_3_OFF * side:
         return None
     return c
+
+
+def _bar(labels: np.ndarray, i: int, side: float,
+         long: tuple[float, float]) -> tuple[np.ndarray, float, float, np.ndarray] | None:
+    """A labelled region's centre, length, width and axes (columns: across, along) when it is a bar:
+    long (in face sides) between the bounds given, thin (BAR_THIN) and flat (BAR_FLAT); else None.
+    Length and width are four standard deviations along and across: a blurred bar's ends fade, so
+    its pixels' spread measures it steadier than its box."""
+    ys, xs = np.nonzero(labels == i)
+    if len(xs) < 3:
+        return None
+    c = np.array([xs.mean(), ys.mean()])
+    ev, evec = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+    length, width = 4 * np.sqrt(max(ev[1], 0.0)), 4 * np.sqrt(max(ev[0], 0.0))
+    if not (long[0] * side <= length <= long[1] * side and width <= BAR_THIN * side and length >= BAR_FLAT * width):
+        return None
+    return c, length, width, evec
 
 
 def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: float, centre: np.ndarray,
@@ -1357,15 +1369,10 @@ def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: fl
     bars = []
     three = 0  # bars showing three even maxima
     for i in order[:2]:
-        ys, xs = np.nonzero(labels == i)
-        if len(xs) < 3:
+        bar = _bar(labels, i, side, BAR_LONG)
+        if bar is None:
             return None
-        c = np.array([xs.mean(), ys.mean()])
-        ev, evec = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
-        length, width = 4 * np.sqrt(max(ev[1], 0.0)), 4 * np.sqrt(max(ev[0], 0.0))
-        if not (BAR_LONG[0] * side <= length <= BAR_LONG[1] * side and width <= BAR_THIN * side
-                and length >= BAR_FLAT * width):
-            return None
+        c, length, width, evec = bar
         u, v = evec[:, 1], evec[:, 0]
         three += _three_even(fine, c, u, v, length, width)
         bars.append((c, u, length))
