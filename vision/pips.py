@@ -653,15 +653,13 @@ def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tupl
     # pale dice on a pale surface: their bodies barely differ from it, their pips do
     # a view from straight above shows no read die's side faces: a touching neighbour's pips
     # lie closer to it than SEED_CLEAR
-    near: list[Blob] = []  # seeds that run into what was read (SEED_NEAR)
-    for blob in _pip_seeds(work, dist, die, claimed, tight, SEED_CLEAR_DOWN if down else SEED_CLEAR, near):
+    for blob, near in _pip_seeds(work, dist, die, claimed, tight, SEED_CLEAR_DOWN if down else SEED_CLEAR):
         if _cut_by_view(blob, work.shape, edges):
             continue
         result = _read_blob(frame_bgr, blob, s, die)
         if not isinstance(result, Die):
             continue
-        if any(blob is b for b in near) and (result.value < SEED_NEAR_LEAST
-                                             or _covered(_face(result, s), claimed + tight) > SEED_OVERLAP):
+        if near and (result.value < SEED_NEAR_LEAST or _covered(_face(result, s), claimed + tight) > SEED_OVERLAP):
             continue  # a read die's side face, or a lone spot by it
         if not SEED_AGAIN or _read_again_at_face(frame_bgr, result, s, die):
             take(result)
@@ -1488,9 +1486,9 @@ def _read_again_at_face(frame: np.ndarray, read: Die, s: float, die: float) -> b
 
 
 def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray],
-               tight: list[np.ndarray] | None = None, clear: float = SEED_CLEAR,
-               near: list[Blob] | None = None) -> list[Blob]:
-    """Die-sized squares around clusters of dark pips that no blob read so far holds.
+               tight: list[np.ndarray] | None = None, clear: float = SEED_CLEAR) -> list[tuple[Blob, bool]]:
+    """Die-sized squares around clusters of dark pips that no blob read so far holds, each
+    with whether it runs into what was read (by more than SEED_OVERLAP, up to SEED_NEAR).
 
     A pale die on a pale surface gets no body in the foreground mask, only its pips and
     a shaded side; its pips are still dark round spots of a pip's size, two to six of them
@@ -1500,8 +1498,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     claims with no margin around them), becomes a
     square die candidate turned to the strongest edge direction around it; the face
     reader confirms it or it is dropped. A square that runs into what was read by up to
-    SEED_NEAR is one too when `near` is given, and is listed there as well (its face read
-    must lie clear of the claims: SEED_NEAR).
+    SEED_NEAR is one too, so marked (its face read must lie clear of the claims: SEED_NEAR).
     """
     L = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     k = max(3, int(round(SEED_K * die)) | 1)
@@ -1537,7 +1534,7 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
     _, groups = cv2.connectedComponents(links, connectivity=8)
     gid = groups[pi[:, 1], pi[:, 0]]
     rh = int(round(SEED_WINDOW * die))
-    out = []
+    out: list[tuple[Blob, bool]] = []
 
     def fits(p: np.ndarray) -> bool:
         return 2 <= len(p) <= 6 and np.ptp(p, axis=0).max() <= SEED_SPAN * die
@@ -1566,14 +1563,12 @@ def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.
         cv2.fillPoly(sq, [box - np.array([bx, by])], 255)
         inside = sq[by0 - by:by0 - by + hh - by0, bx0 - bx:bx0 - bx + ww - bx0] > 0
         tk = taken[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]
-        over = np.count_nonzero(tk) > SEED_OVERLAP * len(tk)
-        if over and (near is None or np.count_nonzero(tk) > SEED_NEAR * len(tk)):
+        held = np.count_nonzero(tk)
+        if held > SEED_NEAR * len(tk):
             continue  # runs into a die read already (its side face)
         if median(dist[by0:by0 + inside.shape[0], bx0:bx0 + inside.shape[1]][inside]) > SEED_BODY:
             continue  # a body that differs from the surface had its own blob
-        out.append(Blob(rect, die * die, box))
-        if over and near is not None:
-            near.append(out[-1])
+        out.append((Blob(rect, die * die, box), bool(held > SEED_OVERLAP * len(tk))))
     return out
 
 
