@@ -1309,15 +1309,11 @@ def _one_bar(made: dict, face: np.ndarray, side: float, centre: np.ndarray, leas
 def _bar_at(smooth: np.ndarray, face: np.ndarray, side: float, edge_angle: float, centre: np.ndarray, top: float,
             level: float) -> np.ndarray | None:
     """The middle of _one_bar's bar on the smoothed hue map above level of its top, or None."""
-    on = ((smooth > level * top) & face).view(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
-    if n < 2:
+    alone = _alone(smooth, face, level * top, 1)
+    if alone is None:
         return None
-    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA], kind="stable") + 1
-    a1 = stats[order[0], cv2.CC_STAT_AREA]
-    if n > 2 and stats[order[1], cv2.CC_STAT_AREA] > BAR_ALONE * a1:
-        return None
-    bar = _bar(labels, order[0], side, BAR_3_LONG)
+    labels, (i,) = alone
+    bar = _bar(labels, i, side, BAR_3_LONG)
     if bar is None:
         return None
     c, _, _, evec = bar
@@ -1328,6 +1324,20 @@ def _bar_at(smooth: np.ndarray, face: np.ndarray, side: float, edge_angle: float
     if np.hypot(*(c - centre)) > BAR_3_OFF * side:
         return None
     return c
+
+
+def _alone(smooth: np.ndarray, face: np.ndarray, above: float, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The face's k largest regions where the map lies above a level (the labels, and their
+    indices largest first), when nothing else there is as big (BAR_ALONE of the smallest of
+    them): a 6's two bars or a 3's one, not a face of more spots; else None."""
+    on = ((smooth > above) & face).view(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
+    if n < k + 1:
+        return None
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA], kind="stable") + 1
+    if n > k + 1 and stats[order[k], cv2.CC_STAT_AREA] > BAR_ALONE * stats[order[k - 1], cv2.CC_STAT_AREA]:
+        return None
+    return labels, order[:k]
 
 
 def _bar(labels: np.ndarray, i: int, side: float,
@@ -1357,18 +1367,14 @@ def _bars_on(contrast: np.ndarray, edge_angle: float, face: np.ndarray, side: fl
     top = float(smooth[face].max())
     if top < floor:
         return None
-    on = ((smooth > level * top) & face).view(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
-    if n < 3:
+    alone = _alone(smooth, face, level * top, 2)
+    if alone is None:
         return None
-    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA], kind="stable") + 1
-    a1, a2 = stats[order[0], cv2.CC_STAT_AREA], stats[order[1], cv2.CC_STAT_AREA]
-    if n > 3 and stats[order[2], cv2.CC_STAT_AREA] > BAR_ALONE * min(a1, a2):
-        return None
+    labels, order = alone
     fine = _fine(contrast, side)
     bars = []
     three = 0  # bars showing three even maxima
-    for i in order[:2]:
+    for i in order:
         bar = _bar(labels, i, side, BAR_LONG)
         if bar is None:
             return None
