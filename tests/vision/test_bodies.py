@@ -77,10 +77,13 @@ def test_a_coarse_reading_of_dice_the_fine_one_sized_does_not_count(dice_sets, f
     against the fine surface, yet its die size is about the dice's (60 and 33 px). The
     coarse estimate follows the shaded wood less and reads (4, 4, 6) and (1, 3): an extra
     die and a wrong value. Its reading counts only at COARSE_GROW times the fine die
-    size (57 and 45 px are not)."""
+    size (57 and 45 px are not). (three_3's 1 is the hole reader's, on a face the spot maps
+    saw no spot on: vision.face.HOLES_SEEN turns that 1 away too, so it is off here.)"""
+    import vision.face as face
     import vision.pips as pips
     from vision.retake import CHANGES
 
+    monkeypatch.setattr(face, "HOLES_SEEN", 0)
     image = next(i for i in load_set(dice_sets / "penlington-wood") if i.file == file)
     frame = CHANGES[change](cv2.imread(str(image.path)))
     assert set(read_frame(frame).values) <= set(image.values)
