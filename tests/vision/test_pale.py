@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 
 def _values_near(dice_sets, name, centre, change="none"):
@@ -87,3 +88,15 @@ def test_a_smaller_squares_read_of_a_1_or_2_is_no_die(dice_sets, monkeypatch):
     assert pips.read_frame(frame).values == (1, 2, 2, 2, 5)
     monkeypatch.setattr(pips, "SMALL_LEAST", 1)
     assert pips.read_frame(frame).values == (1, 1, 2, 2, 2, 5)
+
+
+@pytest.mark.parametrize("change", ["none", "dark0.6"])
+def test_a_seeds_die_read_with_more_pips_on_its_face_is_that_die(dice_sets, monkeypatch, change):
+    from vision import pips
+
+    # byler-d6 111718: a white 6 on the white tray by a dark die; its pip seeds' square reads
+    # its top row's 3, the square centred on that face reads the 6 (SEED_MORE; SEED_AGAIN
+    # alone drops both: the two reads disagree)
+    assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (190, 412), change) == [6]
+    monkeypatch.setattr(pips, "SEED_MORE", False)
+    assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (190, 412), change) == []
