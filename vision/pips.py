@@ -82,6 +82,10 @@ SEED_NEAR_LEAST = 2
 # run into its shadow) reads what part of it shows (byler-d6 111718's 6 as its top row's 3
 # on grid none, 111228's 6 as a 4 on turn1); placed on the face read, it reads another value
 SEED_AGAIN = True
+# ... and when that square reads more pips than the seed did, a die of its value is there (SEED_MORE): the seed's
+# square saw the part the few pips found show (111718's 6 as its top row's 3); never a wrong read over the four grids
+# and the eight changed pictures (4 grids: 1 die more; changed pictures: 4 more, 1 extra on penlington-wood dark0.6)
+SEED_MORE = True
 # a group of pips too many or too wide for one die (SEED_SPAN) may hold spots of a pale die's
 # shaded outline, its corners and edges (contrast 30-90 where its pips show 150-190): it is
 # tried again with only the spots at least SEED_FAINT as dark (closing less grey) as its
@@ -663,6 +667,11 @@ def _read_frame_once(frame_bgr: np.ndarray, die_size_px: float | None, roi: tupl
             continue  # a read die's side face, or a lone spot by it
         if not SEED_AGAIN or _read_again_at_face(frame_bgr, result, s, die):
             take(result)
+        elif SEED_MORE:
+            # the square on the face read more pips than the seed's: the seed saw part of the face
+            again = _read_at_face(frame_bgr, result, s, die)
+            if isinstance(again, Die) and again.value > result.value and _apart(again, dice, TWICE * die / s):
+                take(again)
     # an unclear part that two seeded dice lie in was those two dice
     for part, u in pairs:
         if sum(_in_part(part, d, s) for d in dice) >= 2:
@@ -1480,9 +1489,16 @@ def _covered(face: np.ndarray, claims: list[np.ndarray]) -> float:
 
 def _read_again_at_face(frame: np.ndarray, read: Die, s: float, die: float) -> bool:
     """Does a die-sized square centred and turned on the face read read it again (SEED_AGAIN)?"""
-    (fx, fy), _, angle = read.box
-    again = _read_blob(frame, _rect_blob(((fx * s, fy * s), (die, die), angle)), s, die)
+    again = _read_at_face(frame, read, s, die)
     return isinstance(again, Die) and again.value == read.value
+
+
+def _read_at_face(frame: np.ndarray, read: Die, s: float, die: float) -> Die | Unreadable | None:
+    """_read_blob on a die-sized square centred and turned on the face read (SEED_AGAIN, SEED_MORE).
+
+    (Asked twice of one seed, it is read once: _read_blob keeps a reading's reads.)"""
+    (fx, fy), _, angle = read.box
+    return _read_blob(frame, _rect_blob(((fx * s, fy * s), (die, die), angle)), s, die)
 
 
 def _pip_seeds(work: np.ndarray, dist: np.ndarray, die: float, claimed: list[np.ndarray],

@@ -50,6 +50,13 @@ BLOB_LEAST = 4  # ... for a face of 4-6 pips only (a 1-3 is what a side face or 
 BLOB_SURE = 0.7  # ... as surely as this (at 0.5: 10 more right, 4 more wrong over the changed pictures' even half)
 BLOB_SEEN = 3  # ... when the face's maps saw this many pips at least (the cut face's share; 2 the same, 4: 3 right
 # fewer on the even half; without it the blob is read on 18 % of the crops, with it on 11 %)
+GROW = 0.2  # nothing read, the hole reader neither: the body colour patch grown by this part of its side (within
+# the blob) is read as the last word: a dark die's patch shrinks from its pale-edged outline (glare, a lighter rim) and
+# cuts a 1's or 2's pips off at its edge (0.1-0.3 read the same dice; read on the patch, not as the spare, 0.2 read
+# 6s the hole reader read right as 5s and the rim's corners as 4s)
+GROW_SURE = 0.6  # ... as surely as this (0.3-0.7 alike on the photos; at 0.5 the changed pictures had 2 more wrong),
+GROW_SEEN = 2  # ... and of no fewer pips than the face's maps saw even, strong spots less this (without: the changed
+# pictures read 4 dice more and 2 wrong, 1s of a 3 and a 2)
 SMOOTH = 0.06  # the spot scale: the contrast map is smoothed over this part of the face side
 SHARP = 0.05  # ... and, for a 6 when nothing read, this (0.05 on the even half: +25 right, -5 wrong over the changed pictures)
 SHARP_SEEN = 4  # ... when the maps saw at least this many strong, even spots (32 of the 33 sharper 6s saw 5-7)
@@ -234,7 +241,7 @@ class SpotsSeen:
 
     read: SpotRead | None  # the face, or None when unsure
     seen: int  # the most pip-like spots (strong, of even contrast) a contrast map showed on the face
-    spare: Callable[[], SpotRead | None] | None = None  # the blob outline's read, made on demand
+    spare: Callable[[], SpotRead | None] | None = None  # the blob outline's read, else the grown patch's, made on demand
     refused: bool = False  # read only as a 2 of flat spots (TWO_FLAT): no reader should read that 2
     no_six: bool = False  # a 6 of a 4 and a side face's row was turned away (_side_row): no reader should read a 6
     band: Callable[[], SpotRead | None] | None = None  # the read past the outline band (OUTLINE_BAND), made on demand
@@ -259,7 +266,8 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     patch of body colour is cut by its own shading and dark pips, and the pips beyond the
     cut go missing (a 6 seen as a 4, or nothing); the blob holds them all. It is weaker
     evidence than the face read, so it is the last word: for when the hole reader reads
-    nothing too (vision.face).
+    nothing too (vision.face). So is, after it, the read on the patch grown a little (GROW): a
+    dark die's patch shrinks from its paler outline and cuts a pip by the edge in half.
     A face that read only as a 2 of flat spots (TWO_FLAT) is refused: a die seen obliquely
     whose top face is not that 2, so no reader should read it as one.
     """
@@ -282,6 +290,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     face = inner_mask
     least = MIN_CONFIDENCE
     pale = None
+    blob_inner = None  # the blob's inside, when the face is the patch of body colour in it (GROW)
     blob = None  # the blob's own face, when the patch of body colour may have cut pips off
     if mask.size - on_blob > 20:
         # the blob may hold some of the surface, or miss part of the die (a blob is cut at
@@ -304,6 +313,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
             gap = surface - body
             if float(np.sqrt(gap.dot(gap))) < PALE:  # np.linalg.norm's own sum, without its checks
                 pale = (inner_mask, inner_mask, side, centre, max(least, SURE_ON_BLOB))  # the blob's own
+            blob_inner = inner_mask
             face = inner_mask = near_face
             m = cv2.moments(face.view(np.uint8), binaryImage=True)
             centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
@@ -337,13 +347,45 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     if read is None and refused:
         return SpotsSeen(None, seen, refused=True)
     no_six = read is None and SIDE_ROW in made.get(NOTES, ())
+    spare = None
     if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
-        def on_blob() -> SpotRead | None:
+        def spare() -> SpotRead | None:
             # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
             other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made, body=body)
             return other if other is not None and other[0] >= BLOB_LEAST else None
-        return SpotsSeen(None, seen, on_blob, no_six=no_six, band=band)
+    if read is None and GROW and blob_inner is not None:
+        # the patch of body colour grown (GROW), after the blob's outline
+        outline = spare
+        def spare() -> SpotRead | None:
+            other = outline() if outline is not None else None
+            return other if other is not None else _grown(diff, face, blob_inner, side, least, body, seen)
+    if spare is not None:
+        return SpotsSeen(None, seen, spare, no_six=no_six, band=band)
     return SpotsSeen(read, seen, no_six=no_six, band=band)
+
+
+def _grown(diff: np.ndarray, face: np.ndarray, blob_inner: np.ndarray, side: float, least: float,
+           body: np.ndarray, seen: int) -> SpotRead | None:
+    """The face read on the body colour patch grown by GROW of its side within the blob, or None.
+
+    A dark die's patch of body colour is cut where its face turns paler towards the outline
+    (glare, a lighter rim): a pip by the edge (a 1 off the middle, a 2's corner pips) lies
+    half outside it and its spot is weaker than the rest, or gone. Grown a little, the patch
+    holds it; grown too much, it holds the rim's corners, so the read counts only with round
+    pips (BLOB_ROUND), as sure as GROW_SURE, and not far fewer than the spots seen (GROW_SEEN).
+    """
+    r = max(1, int(round(GROW * side)))
+    grown = (cv2.dilate(face.view(np.uint8), _disc(r)) > 0) & blob_inner
+    area = int(np.count_nonzero(grown))
+    if area <= np.count_nonzero(face):
+        return None
+    m = cv2.moments(grown.view(np.uint8), binaryImage=True)
+    c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    read, _, refused = _read_maps(diff, grown, grown, float(np.sqrt(area)), c, max(least, GROW_SURE), round_pips=True,
+                                  made={}, body=body)
+    if read is None or refused or seen - read[0] > GROW_SEEN:
+        return None
+    return read
 
 
 def _read_face(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side: float, centre: np.ndarray,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 
 def _values_near(dice_sets, name, centre, change="none"):
@@ -24,6 +25,7 @@ def test_a_pale_dies_four_is_not_held_to_its_ragged_outline(dice_sets, monkeypat
     # degrees off the pips' square, so the tilt check turned the 4 away and it read nothing
     assert _values_near(dice_sets, "IMG_20191208_112322.jpg", (380, 290)) == [4]
     monkeypatch.setattr(spots, "PALE_HELD", spots.TILT_HELD)
+    monkeypatch.setattr(spots, "GROW", 0.0)  # the patch grown a little reads the 4 too, as the last word
     assert _values_near(dice_sets, "IMG_20191208_112322.jpg", (380, 290)) == []
 
 
@@ -58,13 +60,14 @@ def test_a_pale_dies_rows_of_pips_turned_off_the_axes_seed_it(dice_sets, monkeyp
 
 
 def test_a_pale_dies_shaded_outline_is_no_row_of_pips(dice_sets, monkeypatch):
-    from vision import pips
+    from vision import pips, spots
 
     # byler-d6 100051: a white 2 on the white tray, its shaded outline two thin streaks at
     # 40 degrees; taken for rows of pips they pulled the seed's square off the die and the 2
     # read unclear (ROW_THICK)
     assert _values_near(dice_sets, "IMG_20191209_100051.jpg", (383, 245)) == [2]
     monkeypatch.setattr(pips, "ROW_THICK", 0.0)
+    monkeypatch.setattr(spots, "GROW", 0.0)  # the patch grown a little (spots.GROW) reads it as the last word
     assert _values_near(dice_sets, "IMG_20191209_100051.jpg", (383, 245)) == []
 
 
@@ -85,3 +88,15 @@ def test_a_smaller_squares_read_of_a_1_or_2_is_no_die(dice_sets, monkeypatch):
     assert pips.read_frame(frame).values == (1, 2, 2, 2, 5)
     monkeypatch.setattr(pips, "SMALL_LEAST", 1)
     assert pips.read_frame(frame).values == (1, 1, 2, 2, 2, 5)
+
+
+@pytest.mark.parametrize("change", ["none", "dark0.6"])
+def test_a_seeds_die_read_with_more_pips_on_its_face_is_that_die(dice_sets, monkeypatch, change):
+    from vision import pips
+
+    # byler-d6 111718: a white 6 on the white tray by a dark die; its pip seeds' square reads
+    # its top row's 3, the square centred on that face reads the 6 (SEED_MORE; SEED_AGAIN
+    # alone drops both: the two reads disagree)
+    assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (190, 412), change) == [6]
+    monkeypatch.setattr(pips, "SEED_MORE", False)
+    assert _values_near(dice_sets, "IMG_20191208_111718.jpg", (190, 412), change) == []

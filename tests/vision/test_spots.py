@@ -376,6 +376,7 @@ def test_a_die_whose_body_colour_patch_cuts_pips_off_is_read_on_its_blob(dice_se
     monkeypatch.setattr(spots, "BLOB_LEAST", 99)
     monkeypatch.setattr(pips, "LOOSE", 99.0)  # a die's square at the unclear part's deepest point reads it too
     monkeypatch.setattr(pips, "TURNED_ROWS", False)  # so does a square on 095533's turned rows of pips, seeded
+    monkeypatch.setattr(spots, "GROW", 0.0)  # and the patch grown a little (GROW), after the blob
     assert value not in _values_near(dice_sets, name, centre, change)
 
 
@@ -967,8 +968,11 @@ def test_a_sure_spot_1_or_2_where_the_maps_see_more_pips_takes_the_hole_readers_
     # byler-d6 095426's 6, 111642's 5 and 100514's 4: the spot reader reads a sure 2 or 1 of the pips that stood out,
     # while its maps see 4 or more even, strong spots (TWO_SEEN) and the hole reader reads the face's own count
     # (TWO_SEEN_HOLES); without the rule the 2 or 1 stood, a wrong read (112911's 4 on jpeg40 was left unread)
+    from vision import spots
+
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [value]
     monkeypatch.setattr(face, "TWO_SEEN_HOLES", ())
+    monkeypatch.setattr(spots, "GROW", 0.0)  # the patch grown a little (GROW) reads 112911's 4 on jpeg40
     assert _values_in_box(dice_sets, "byler-d6", file, at, change) == alone
 
 
@@ -1028,3 +1032,38 @@ def test_no_three_of_one_bar_on_a_face_patch_run_off_the_crop(dice_sets, monkeyp
     assert [v for v, c in _pw_values(dice_sets, "three_3.jpg", "shift3") if c[0] > 560 and c[1] < 110] == []
     monkeypatch.setattr(spots, "BAR_3_BORDER", 1.0)
     assert [v for v, c in _pw_values(dice_sets, "three_3.jpg", "shift3") if c[0] > 560 and c[1] < 110] == [3]
+
+
+@pytest.mark.parametrize("name,change,centre,value", [("IMG_20191208_111530.jpg", "none", (311, 435), 2),
+                                                      ("IMG_20191208_113012.jpg", "none", (170, 372), 2),
+                                                      ("IMG_20191209_095641.jpg", "shift3", (427, 370), 2),
+                                                      ("IMG_20191209_100043.jpg", "turn1", (254, 248), 3)])
+def test_a_pip_the_body_colour_patch_cuts_off_is_read_on_the_grown_patch(dice_sets, monkeypatch, name, change,
+                                                                          centre, value):
+    from vision import spots
+
+    # byler-d6 dice whose face turns paler towards the outline (glare, a lighter rim): the
+    # patch of body colour shrinks from it and a pip by its edge lies half outside, too weak
+    # to read; nothing read, the hole reader neither, the patch grown by GROW reads it
+    assert _values_near(dice_sets, name, centre, change) == [value]
+    monkeypatch.setattr(spots, "GROW", 0.0)
+    assert value not in _values_near(dice_sets, name, centre, change)
+
+
+def test_the_grown_patch_reads_no_fewer_pips_than_the_maps_saw(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 111803's 3 compressed (jpeg40): the face's maps see more even, strong spots
+    # than the 1 the grown patch reads (GROW_SEEN)
+    assert 1 not in _values_near(dice_sets, "IMG_20191208_111803.jpg", (188, 393), "jpeg40")
+    monkeypatch.setattr(spots, "GROW_SEEN", 99)
+    assert 1 in _values_near(dice_sets, "IMG_20191208_111803.jpg", (188, 393), "jpeg40")
+
+
+def test_the_grown_patch_reads_only_surely(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 100728's 6 blurred (blur1): the grown patch takes a 3 of its pips, half sure (GROW_SURE)
+    assert 3 not in _values_near(dice_sets, "IMG_20191209_100728.jpg", (248, 441), "blur1")
+    monkeypatch.setattr(spots, "GROW_SURE", 0.5)
+    assert 3 in _values_near(dice_sets, "IMG_20191209_100728.jpg", (248, 441), "blur1")
