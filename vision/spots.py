@@ -140,6 +140,15 @@ OWN_SURE = 0.5  # ... when they stand clear of the next peak by this much at lea
 # OWN_SURE or GREY_COS, 11 and 7 new wrong reads
 GREY_COS = 0.8  # a hue map's pips differ from the body in paleness when their shift points this near (cosine) the body's
 # own way to grey: white pips on a red die, whose highlights are as pale as its pips (100253's 4 read 5)
+HUE_AGREE = 0.5  # the last try of a face nothing read surely (under SKIP_BELOW): on a hue map whose pips differ from
+# the body in hue (GREY_COS), the peaks whose hue shift (smoothed at the spot scale) points off the strongest peak's by
+# more (cosine under this) are no pips: a blue or smoke die's red pip among the rim's and marbling's greyer spots
+# (byler-d6 111919, 112353: 1s; without it the 1 stood too little clear of them, a re-roll)
+AGREE_SURE = 0.6  # ... the read counts as sure as this at least (0.45: the same dice; 0.25 and HUE_AGREE 0.9: 2 new wrong)
+AGREE_REACH = 0.35  # ... a 1 so read may lie this far (face sides) from the face patch's centre (else 0.22: cut by glare)
+AGREE_GREY = GREY_COS  # ... when the strongest peak's own shift points off the body's grey axis (cosine under this either
+# way): a spot only paler or deeper than the body says nothing by its hue (a green die's saturated glint read a 1 for
+# its white 3 on shift1)
 ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else 0.22)
 ONE_ROUND = 1.5  # ... the pip at most this long over its width
 ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
@@ -499,6 +508,17 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
             if cut is not None and (best is None or cut[0] > best[0]):
                 best = (*cut, smooth, contrast)
                 best_n = -1
+    if HUE_AGREE and (best is None or best[0] < max(least, SKIP_BELOW)) and maps.off_grey.get(1, False):
+        # the last try: the hue map's peaks whose hue agrees with its strongest's (HUE_AGREE)
+        peaks, smooth = maps.peaks(1, spot)
+        agree = maps.agreeing(peaks, spot) if len(peaks) > 1 else peaks
+        if agree and len(agree) < len(peaks):
+            contrast = maps.contrast(1, face)
+            cand = _choose(agree, smooth, inner_mask, side, centre, edge_angle, contrast, face, HUE_FLOOR,
+                           None, OWN_LEVEL_HUE, held, sag=HUE_SAG, reach=AGREE_REACH)
+            if cand is not None and cand[0] >= AGREE_SURE and (best is None or cand[0] > best[0]):
+                best = (*cand, smooth, contrast)
+                best_n = 1
     if best is None:
         return None, seen, False
     conf, value, pts, smooth, contrast = best
@@ -606,6 +626,7 @@ class _FaceMaps:
         self._inside: tuple[np.ndarray, bool] | None = None
         self._edge: np.ndarray | None = None
         self._contrast: dict[int, np.ndarray | None] = {}
+        self._hue: dict[float, np.ndarray] = {}  # the hue shift smoothed at each spot scale (agreeing)
         self._peaks: dict[tuple[int, float], tuple[list[tuple[float, float, float]], np.ndarray]] = {}
 
     def peaks(self, n: int, spot: float) -> tuple[list[tuple[float, float, float]], np.ndarray]:
@@ -616,6 +637,22 @@ class _FaceMaps:
         if key not in self._peaks:
             self._peaks[key] = _peaks(self._contrast[n], self.face, self.side, spot, self.no_peak)
         return self._peaks[key]
+
+    def agreeing(self, peaks: list[tuple[float, float, float]], spot: float) -> list[tuple[float, float, float]]:
+        """The peaks whose hue shift, smoothed at spot scale, points within HUE_AGREE (cosine) of the strongest's.
+
+        Empty when the strongest's own shift points near the body's grey axis (AGREE_GREY), either way: it is paler
+        or deeper than the body, not of another hue, and its hue says nothing of which spots are pips."""
+        hue = self._hue.get(spot)
+        if hue is None:
+            hue = self._hue[spot] = cv2.GaussianBlur(np.ascontiguousarray(self.sources[1][0]), (0, 0),
+                                                     max(1.0, spot * self.side))
+        v = np.float32([hue[int(t[1]), int(t[0])] for t in peaks])
+        n = np.sqrt((v * v).sum(1))
+        if self.to_grey is None or abs(float(v[0] @ self.to_grey)) >= AGREE_GREY * float(n[0]):
+            return []
+        cos = (v @ v[0]) / np.maximum(np.float32(1e-3), n * n[0])
+        return [t for t, c in zip(peaks, cos) if c >= HUE_AGREE]
 
     def smooth(self, n: int, spot: float) -> np.ndarray:
         """Map n (0 or 1) smoothed at spot scale, as _peaks smooths it (made once with its peaks)."""
@@ -787,7 +824,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None,
             own_level: tuple[int, ...] = OWN_LEVEL,
             held: tuple[int, ...] = TILT_HELD, past_beyond: bool = False,
-            sag: float | None = None) -> tuple[float, int, np.ndarray] | None:
+            sag: float | None = None, reach: float = 0.22) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
@@ -834,7 +871,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         if best is not None and bound <= best[0]:
             continue  # cannot beat the best so far, however well its pips lie
         if k == 1:
-            if np.hypot(*(pts[0] - centre)) > 0.22 * side:
+            if np.hypot(*(pts[0] - centre)) > reach * side:
                 continue
             err = 0.0
         else:

@@ -1067,3 +1067,43 @@ def test_the_grown_patch_reads_only_surely(dice_sets, monkeypatch):
     assert 3 not in _values_near(dice_sets, "IMG_20191209_100728.jpg", (248, 441), "blur1")
     monkeypatch.setattr(spots, "GROW_SURE", 0.5)
     assert 3 in _values_near(dice_sets, "IMG_20191209_100728.jpg", (248, 441), "blur1")
+
+
+@pytest.mark.parametrize("file,at,change", [
+    ("IMG_20191208_111919.jpg", (297, 201), "none"),  # a blue marbled die's red 1 (the odd half)
+    ("IMG_20191208_111919.jpg", (297, 201), "turn1"),
+    ("IMG_20191208_112353.jpg", (118, 210), "none"),  # the even half: its 1 off the face patch's centre
+    ("IMG_20191208_112353.jpg", (118, 210), "shift1"),
+    ("IMG_20191208_112353.jpg", (118, 210), "turn1"),
+])
+def test_a_red_pip_among_spots_of_another_hue_is_read(dice_sets, monkeypatch, file, at, change):
+    from vision import spots
+
+    # byler-d6's blue dice with red pips: on the hue map the rim's and the marbling's spots, greyer or bluer than the
+    # pip, stood near it, and the 1 was a re-roll; only the peaks of the strongest's hue are read (spots.HUE_AGREE)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == [1]
+    monkeypatch.setattr(spots, "HUE_AGREE", 0.0)
+    assert _values_in_box(dice_sets, "byler-d6", file, at, change) == []
+
+
+@pytest.mark.parametrize("change", ["none", "turn1"])
+def test_a_red_1_off_the_face_patch_centre_is_read_within_agree_reach(dice_sets, monkeypatch, change):
+    from vision import spots
+
+    # byler-d6 112353's 1: glare cuts the face patch, its pip lies 0.25 of the side off the patch's centre (AGREE_REACH)
+    assert _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112353.jpg", (118, 210), change) == [1]
+    monkeypatch.setattr(spots, "AGREE_REACH", 0.22)
+    assert _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112353.jpg", (118, 210), change) == []
+
+
+def test_a_spot_of_the_body_s_own_hue_says_nothing_of_the_pips(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 111751's green 3 with white pips on shift1: its strongest hue spot is a deeper green glint, no other hue,
+    # and the peaks agreeing with it left a 1 (AGREE_GREY); the box holds a red neighbour's 6 too
+    at = (302, 411)
+    read = _values_in_box(dice_sets, "byler-d6", "IMG_20191208_111751.jpg", at, "shift1")
+    assert 3 in read and 1 not in read, read
+    monkeypatch.setattr(spots, "AGREE_GREY", 2.0)
+    read = _values_in_box(dice_sets, "byler-d6", "IMG_20191208_111751.jpg", at, "shift1")
+    assert 1 in read and 3 not in read, read
