@@ -149,6 +149,9 @@ AGREE_REACH = 0.35  # ... a 1 so read may lie this far (face sides) from the fac
 AGREE_GREY = GREY_COS  # ... when the strongest peak's own shift points off the body's grey axis (cosine under this either
 # way): a spot only paler or deeper than the body says nothing by its hue (a green die's saturated glint read a 1 for
 # its white 3 on shift1)
+AGREE_ROUND = 1.8  # ... and every pip's spot at most this long over its width (a side face's pip is longer, SIDE_FLAT):
+# a knot in penlington-wood's table (five_40 noise8, 1.9-2.0) read a 1, byler-d6 112342's 4 (gamma1.5, 2.2) a 5; the
+# red 1s 1.0-1.8
 ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else 0.22)
 ONE_ROUND = 1.5  # ... the pip at most this long over its width
 ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
@@ -516,7 +519,8 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
             contrast = maps.contrast(1, face)
             cand = _choose(agree, smooth, inner_mask, side, centre, edge_angle, contrast, face, HUE_FLOOR,
                            None, OWN_LEVEL_HUE, held, sag=HUE_SAG, reach=AGREE_REACH)
-            if cand is not None and cand[0] >= AGREE_SURE and (best is None or cand[0] > best[0]):
+            if (cand is not None and cand[0] >= AGREE_SURE and (best is None or cand[0] > best[0])
+                    and all(_round(p, contrast, face, side, AGREE_ROUND) for p in cand[2])):
                 best = (*cand, smooth, contrast)
                 best_n = 1
     if best is None:
@@ -704,11 +708,11 @@ class _FaceMaps:
         return self._contrast[n]
 
 
-def _round(p: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float) -> bool:
-    """Is the spot at p no longer than BLOB_ROUND over its width?"""
+def _round(p: np.ndarray, contrast: np.ndarray, face: np.ndarray, side: float, most: float = BLOB_ROUND) -> bool:
+    """Is the spot at p no longer than most (BLOB_ROUND) over its width?"""
     x, y = float(p[0]), float(p[1])
     shape = _spot_shape((x, y, float(contrast[int(y), int(x)])), contrast, face, side)
-    return shape is not None and shape[1] <= BLOB_ROUND
+    return shape is not None and shape[1] <= most
 
 
 def _off_rim(peaks: list[tuple[float, float, float]], contrast: np.ndarray, face: np.ndarray,

@@ -1099,11 +1099,28 @@ def test_a_red_1_off_the_face_patch_centre_is_read_within_agree_reach(dice_sets,
 def test_a_spot_of_the_body_s_own_hue_says_nothing_of_the_pips(dice_sets, monkeypatch):
     from vision import spots
 
-    # byler-d6 111751's green 3 with white pips on shift1: its strongest hue spot is a deeper green glint, no other hue,
-    # and the peaks agreeing with it left a 1 (AGREE_GREY); the box holds a red neighbour's 6 too
-    at = (302, 411)
-    read = _values_in_box(dice_sets, "byler-d6", "IMG_20191208_111751.jpg", at, "shift1")
-    assert 3 in read and 1 not in read, read
+    # penlington-wood six_7: a spot whose hue shift lies along an ivory body's grey axis (paler or deeper, no other
+    # hue) read a die where none lies by the peaks agreeing with it (AGREE_GREY)
+    assert [v for v, _ in _pw_values(dice_sets, "six_7.jpg")] == [6]
     monkeypatch.setattr(spots, "AGREE_GREY", 2.0)
-    read = _values_in_box(dice_sets, "byler-d6", "IMG_20191208_111751.jpg", at, "shift1")
-    assert 1 in read and 3 not in read, read
+    assert len(_pw_values(dice_sets, "six_7.jpg")) > 1
+
+
+def test_a_flat_spot_of_the_agreeing_hue_is_no_pip(dice_sets, monkeypatch):
+    from vision import spots
+
+    # penlington-wood five_40 on noise8: a knot in the table, a spot twice as long as wide, read a 1 (and a 3 beside
+    # it) by the agreeing peaks where no die lies; only spots as round as AGREE_ROUND are taken
+    assert sorted(v for v, _ in _pw_values(dice_sets, "five_40.jpg", "noise8")) == [5, 5, 5, 5]
+    monkeypatch.setattr(spots, "AGREE_ROUND", 99.0)
+    assert 1 in [v for v, _ in _pw_values(dice_sets, "five_40.jpg", "noise8")]
+
+
+def test_a_4_of_a_flat_spot_is_not_read_5_by_the_agreeing_peaks(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112342's dark 4 on gamma1.5 (even half): the agreeing peaks' 4, one spot 2.2 times as long as wide,
+    # took its faint middle for a pip and read 5 (AGREE_ROUND)
+    assert 5 not in _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112342.jpg", (434, 206), "gamma1.5")
+    monkeypatch.setattr(spots, "AGREE_ROUND", 99.0)
+    assert 5 in _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112342.jpg", (434, 206), "gamma1.5")
