@@ -1124,3 +1124,13 @@ def test_a_4_of_a_flat_spot_is_not_read_5_by_the_agreeing_peaks(dice_sets, monke
     assert 5 not in _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112342.jpg", (434, 206), "gamma1.5")
     monkeypatch.setattr(spots, "AGREE_ROUND", 99.0)
     assert 5 in _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112342.jpg", (434, 206), "gamma1.5")
+
+
+def test_an_unsure_agreeing_read_leaves_the_face_to_the_other_readers(dice_sets, monkeypatch):
+    from vision import spots
+
+    # byler-d6 112447's 2 on noise8 (odd half): with the agreeing peaks' reads taken however unsure (AGREE_SURE 0; the
+    # four grids read alike at 0.3-0.6), the 2 was left unread
+    assert _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112447.jpg", (325, 309), "noise8") == [2]
+    monkeypatch.setattr(spots, "AGREE_SURE", 0.0)
+    assert _values_in_box(dice_sets, "byler-d6", "IMG_20191208_112447.jpg", (325, 309), "noise8") == []
