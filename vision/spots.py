@@ -359,19 +359,17 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     if read is None and refused:
         return SpotsSeen(None, seen, refused=True)
     no_six = read is None and SIDE_ROW in made.get(NOTES, ())
-    spare = None
-    if read is None and blob is not None and pale is None and seen >= BLOB_SEEN:
+    on_outline = read is None and blob is not None and pale is None and seen >= BLOB_SEEN
+    grow = read is None and bool(GROW) and blob_inner is not None
+    if on_outline or grow:
         def spare() -> SpotRead | None:
-            # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
-            other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made, body=body)
-            return other if other is not None and other[0] >= BLOB_LEAST else None
-    if read is None and GROW and blob_inner is not None:
-        # the patch of body colour grown (GROW), after the blob's outline
-        outline = spare
-        def spare() -> SpotRead | None:
-            other = outline() if outline is not None else None
-            return other if other is not None else _grown(diff, face, blob_inner, side, least, body, seen)
-    if spare is not None:
+            """The blob's outline read first, then the grown patch's (GROW)."""
+            if on_outline:
+                # round pips only (BLOB_ROUND): a side face seen past the face has flat ones
+                other, _, _ = _read_maps(diff, *blob, round_pips=True, spot=SMOOTH, made=made, body=body)
+                if other is not None and other[0] >= BLOB_LEAST:
+                    return other
+            return _grown(diff, face, blob_inner, side, least, body, seen) if grow else None
         return SpotsSeen(None, seen, spare, no_six=no_six, band=band)
     return SpotsSeen(read, seen, no_six=no_six, band=band)
 
