@@ -18,11 +18,11 @@ from vision.retake import CHANGES
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
-# set: (exact, die recall, most extra dice, most wrong dice); measured at the session 14 merge: byler-d6
-# 0.785 / 0.9543 / 0 / 13 and penlington-wood 0.9484 / 0.98 / 0 / 0 (a wrong die is one the table
+# set: (exact, die recall, most extra dice, most wrong dice); measured at the session 15 merge: byler-d6
+# 0.79 / 0.9576 / 0 / 13 and penlington-wood 0.9484 / 0.98 / 0 / 0 (a wrong die is one the table
 # would score: it is held apart from the unreadable ones, which only cost a re-roll)
 FLOORS = {
-    "byler-d6": (0.77, 0.95, 3, 15),
+    "byler-d6": (0.775, 0.953, 3, 15),
     "penlington-wood": (0.935, 0.975, 3, 3),
 }
 
