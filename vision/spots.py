@@ -145,14 +145,15 @@ HUE_AGREE = 0.5  # the last try of a face nothing read surely (under SKIP_BELOW)
 # more (cosine under this) are no pips: a blue or smoke die's red pip among the rim's and marbling's greyer spots
 # (byler-d6 111919, 112353: 1s; without it the 1 stood too little clear of them, a re-roll)
 AGREE_SURE = 0.6  # ... the read counts as sure as this at least (0.45: the same dice; 0.25 and HUE_AGREE 0.9: 2 new wrong)
-AGREE_REACH = 0.35  # ... a 1 so read may lie this far (face sides) from the face patch's centre (else 0.22: cut by glare)
+AGREE_REACH = 0.35  # ... a 1 so read may lie this far (face sides) from the face patch's centre (else ONE_REACH: cut by glare)
 AGREE_GREY = GREY_COS  # ... when the strongest peak's own shift points off the body's grey axis (cosine under this either
 # way): a spot only paler or deeper than the body says nothing by its hue (a green die's saturated glint read a 1 for
 # its white 3 on shift1)
 AGREE_ROUND = 1.8  # ... and every pip's spot at most this long over its width (a side face's pip is longer, SIDE_FLAT):
 # a knot in penlington-wood's table (five_40 noise8, 1.9-2.0) read a 1, byler-d6 112342's 4 (gamma1.5, 2.2) a 5; the
 # red 1s 1.0-1.8
-ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else 0.22)
+ONE_REACH = 0.22  # a 1: its pip at most this far (face sides) from the face patch's centre
+ONE_OFF = 0.35  # an oblique 1: its pip at most this far (face sides) from the face patch's centre (else ONE_REACH)
 ONE_ROUND = 1.5  # ... the pip at most this long over its width
 ONE_LOOK = 4  # ... the next peaks looked at for side faces' pips
 SIDE_FLAT = 1.8  # a side face's pip: at least this long over its width,
@@ -290,8 +291,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     if side < 8:
         return SpotsSeen(None, seen)
     inner_mask = cv2.erode(mask, _K3) > 0
-    m = cv2.moments(mask, binaryImage=True)
-    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    centre = _centroid(mask)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)
     yy, xx = _grid(patch.shape[0], patch.shape[1])
     core = inner_mask & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < (0.3 * side) ** 2)
@@ -327,8 +327,7 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
                 pale = (inner_mask, inner_mask, side, centre, max(least, SURE_ON_BLOB))  # the blob's own
             blob_inner = inner_mask
             face = inner_mask = near_face
-            m = cv2.moments(face.view(np.uint8), binaryImage=True)
-            centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+            centre = _centroid(face.view(np.uint8))
             side = float(np.sqrt(area))
         else:
             # a pale die on a pale surface: body and surface too alike to tell apart, so
@@ -374,6 +373,12 @@ def read_spots_seen(patch: np.ndarray, mask: np.ndarray) -> SpotsSeen:
     return SpotsSeen(read, seen, no_six=no_six, band=band)
 
 
+def _centroid(mask: np.ndarray) -> np.ndarray:
+    """The (x, y) centre of a uint8 mask's nonzero pixels."""
+    m = cv2.moments(mask, binaryImage=True)
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+
+
 def _grown(diff: np.ndarray, face: np.ndarray, blob_inner: np.ndarray, side: float, least: float,
            body: np.ndarray, seen: int) -> SpotRead | None:
     """The face read on the body colour patch grown by GROW of its side within the blob, or None.
@@ -389,10 +394,8 @@ def _grown(diff: np.ndarray, face: np.ndarray, blob_inner: np.ndarray, side: flo
     area = int(np.count_nonzero(grown))
     if area <= np.count_nonzero(face):
         return None
-    m = cv2.moments(grown.view(np.uint8), binaryImage=True)
-    c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-    read, _, refused = _read_maps(diff, grown, grown, float(np.sqrt(area)), c, max(least, GROW_SURE), round_pips=True,
-                                  made={}, body=body)
+    read, _, refused = _read_maps(diff, grown, grown, float(np.sqrt(area)), _centroid(grown.view(np.uint8)),
+                                  max(least, GROW_SURE), round_pips=True, made={}, body=body)
     if read is None or refused or seen - read[0] > GROW_SEEN:
         return None
     return read
@@ -826,7 +829,7 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             face: np.ndarray, floor: float = MIN_CONTRAST, notes: set[str] | None = None,
             own_level: tuple[int, ...] = OWN_LEVEL,
             held: tuple[int, ...] = TILT_HELD, past_beyond: bool = False,
-            sag: float | None = None, reach: float = 0.22) -> tuple[float, int, np.ndarray] | None:
+            sag: float | None = None, reach: float = ONE_REACH) -> tuple[float, int, np.ndarray] | None:
     """The best face among the k strongest peaks (none weaker than floor): (score, k, points) or None.
 
     own_level: the counts whose pips may be measured each at its own level (OWN_LEVEL, or on a
