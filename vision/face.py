@@ -96,17 +96,12 @@ class FaceRead:
 def crop_die(frame: np.ndarray, centre: tuple[float, float], side: float, angle: float) -> tuple[np.ndarray, np.ndarray]:
     """The die warped upright into a CROP x CROP patch, and the affine that did it.
 
-    Bilinear at every scale, also where the die is bigger than the crop (scale < 1: most of
-    penlington-wood's dice, half of byler-d6's): cv2.warpAffine has no INTER_AREA (given it,
-    it samples bilinearly, the very same pixels), and the readers were tuned on these
-    point-sampled crops. Anti-aliased crops read less: score.py four grids MEAN4 0.8979
-    (wrong 79, extra 18) -> 0.8931 (98, 32) with a Gaussian pre-blur of sigma
-    0.5 sqrt(1/scale^2 - 1) (the eight changes 0.8592 (243, 68) -> 0.8589 (263, 63)), 0.8937
-    (87, 21) at 0.3, 0.8974 (80, 18) at 0.2; 0.8895 (94, 20) warped at a whole multiple of
-    CROP and averaged down (cv2.resize INTER_AREA); 0.8917 (83, 30) bicubic. Nor are they
-    less grid-dependent: a crop moved by a quarter pixel changes the outcome of 55 of
-    byler-d6's 1487 labelled dice bilinear, 53 pre-blurred; its angle moved by 5 degrees, 41;
-    its side by 4 %, 51. The readers' thresholds, not the sampling, decide near so many dice.
+    Bilinear at every scale, also where the die is bigger than the crop (most of
+    penlington-wood's dice): cv2.warpAffine has no INTER_AREA (given it, it samples
+    bilinearly), and the readers' thresholds were tuned on these point-sampled crops.
+    Anti-aliased crops (a Gaussian pre-blur, warping bigger and averaging down, bicubic)
+    read fewer dice and more wrong ones over the four grids, and were no less dependent on
+    the sampling grid: the thresholds, not the sampling, decide near so many dice.
     """
     scale = CROP / (side * MARGIN)
     m = cv2.getRotationMatrix2D(centre, angle, scale)
