@@ -925,8 +925,10 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
         one = _frontal_one(peaks, smooth, inside, side, centre, contrast, face)
         if one is not None and (best is None or one > best[0]):
             best = (one, 1, np.array([(peaks[0][0], peaks[0][1])], np.float32))
-    if not past_beyond and BEYOND_4 and (best is None or best[0] < MIN_CONFIDENCE):
-        # nothing read: once more, a 4 past the peaks beyond its corners (_rest_past_beyond)
+    if (not past_beyond and BEYOND_4 and (best is None or best[0] < MIN_CONFIDENCE) and len(peaks) > 4
+            and peaks[3][2] >= EVEN * peaks[0][2] and peaks[3][2] >= floor):
+        # nothing read: once more, a 4 past the peaks beyond its corners (_rest_past_beyond), when there is
+        # a peak past the four strongest to pass and those four are strong and even enough to be a face
         past = _choose(peaks, smooth, inside, side, centre, edge_angle, contrast, face, floor, notes, own_level, held,
                        past_beyond=True, sag=sag)
         if past is not None and (best is None or past[0] > best[0]):
@@ -1013,8 +1015,9 @@ def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, in
     among the next few peaks, and the 1 stands clear of every other peak.
     """
     top = peaks[0]
-    if np.hypot(top[0] - centre[0], top[1] - centre[1]) > ONE_OFF * side or not _pip_shaped(peaks[:1], smooth, inside, side):
+    if np.hypot(top[0] - centre[0], top[1] - centre[1]) > ONE_OFF * side:
         return None
+    # (each check below only turns the 1 away: the side pips, mostly missing, are looked at before its spot's shape)
     s0 = _spot_shape(top, contrast, face, side)
     if s0 is None or s0[1] > ONE_ROUND:
         return None
@@ -1027,7 +1030,7 @@ def _frontal_one(peaks: list[tuple[float, float, float]], smooth: np.ndarray, in
             continue
         rest = t[2]
         break
-    if flat < SIDE_PIPS:
+    if flat < SIDE_PIPS or not _pip_shaped(peaks[:1], smooth, inside, side):
         return None
     return 1.0 - rest / top[2]
 
@@ -1175,10 +1178,13 @@ def _rest_past_beyond(peaks: list[tuple[float, float, float]], k: int, pts: np.n
     return 0.0, True
 
 
+_NEXT_4 = np.array([1, 2, 3, 0])  # a 4's next corner round it
+
+
 def _squareness(pts: np.ndarray, c: np.ndarray) -> float:
     """A 4's shorter pair of opposite sides over its longer (1: a square; a 6's two rows: 0.5)."""
     q = pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
-    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    sides = np.hypot(*(q - q[_NEXT_4]).T)  # each corner to the next (np.roll(q, -1, axis=0), without its checks)
     a, b = float(sides[0] + sides[2]), float(sides[1] + sides[3])
     return min(a, b) / max(a, b, 1e-6)
 
