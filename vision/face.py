@@ -56,10 +56,10 @@ TWO_SEEN_HOLES = (4, 5, 6)  # instead when it is one of these: one or two pips o
 HOLES_SEEN = 1  # a face the spot reader did not read has the hole reader's turn (and the outline band's) only when
 # its spot maps saw this many pip-like spots (SpotsSeen.seen): a face with none is a tray's edge, a cable, a shadow or
 # a side face (20-34 % of the reads, the dearest: every map and every later reader runs and reads nothing); the
-# hole reader read 49 of 3825 such faces on both sets' twelve grids, 43 as 1s. Speed: callgrind instructions of 10 frames, byler-d6 0.975, penlington-wood
-# 0.980 of before. score.py none, shift1, shift3, turn1 MEAN4 0.8939 -> 0.8936, wrong 79 -> 79, extra 18 -> 18 (byler-d6
-# 095641's 1 lost on none, 112342's 3 read on shift3); eight more changes 0.8559 -> 0.8562, wrong 243 -> 243, extra
-# 73 -> 68 (two 1s lost, 100722's 4 read right on scale0.6). 0: for tests
+# hole reader read 49 of 3825 such faces on both sets' twelve grids, 43 as 1s. Speed: callgrind instructions of 10
+# frames, byler-d6 0.975, penlington-wood 0.980 of before. score.py none, shift1, shift3, turn1 MEAN4 0.8939 -> 0.8936,
+# wrong 79 -> 79, extra 18 -> 18 (byler-d6 095641's 1 lost on none, 112342's 3 read on shift3); eight more changes
+# 0.8559 -> 0.8562, wrong 243 -> 243, extra 73 -> 68 (two 1s lost, 100722's 4 read right on scale0.6). 0: for tests
 MAX_STRAY = 0.2  # a 1's face: at most this part of its hull off the plane besides the pip
 # two looks half a pixel each way read more than three did, for less: byler-d6 exact over none, shift1, shift3 and
 # turn1 0.6525 -> 0.66 on the mean, no more wrong reads; penlington-wood shift1 +1 photo
