@@ -515,7 +515,7 @@ def _read_maps(diff: np.ndarray, face: np.ndarray, inner_mask: np.ndarray, side:
     if HUE_AGREE and (best is None or best[0] < max(least, SKIP_BELOW)) and maps.off_grey.get(1, False):
         # the last try: the hue map's peaks whose hue agrees with its strongest's (HUE_AGREE)
         peaks, smooth = maps.peaks(1, spot)
-        agree = maps.agreeing(peaks, spot) if len(peaks) > 1 else peaks
+        agree = maps.agreeing(peaks, spot) if len(peaks) > 1 else []  # (a lone peak has no others to pass)
         if agree and len(agree) < len(peaks):
             contrast = maps.contrast(1, face)
             cand = _choose(agree, smooth, inner_mask, side, centre, edge_angle, contrast, face, HUE_FLOOR,
