@@ -242,10 +242,18 @@ class PhotoFolderSource(_Base):
 
 PICAMERA_FIX = ("picamera2 is not installed: sudo apt install python3-picamera2, "
                 "and make the venv with --system-site-packages")
+NUMPY_ABI_FIX = ("install simplejpeg>=1.9 into the venv (the installer's [pi] extra does: "
+                 "pip install 'bunco-appliance[pi]')")
 
 
 def _import_picamera2() -> Any:
-    """Picamera2 comes from apt on a Pi (it needs the system libcamera), never from pip."""
+    """Picamera2 comes from apt on a Pi (it needs the system libcamera), never from pip.
+
+    On Raspberry Pi OS bookworm apt's picamera2 imports apt's simplejpeg, compiled for
+    numpy 1.24, while the venv holds the numpy 2 that OpenCV 5 needs: the import fails with
+    "numpy.dtype size changed" (a ValueError). A simplejpeg from pip, built for numpy 2,
+    comes first on the venv's path and mends it.
+    """
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
     except ImportError as exc:
@@ -253,6 +261,10 @@ def _import_picamera2() -> Any:
             raise CameraError("libcamera's Python module is missing: sudo apt install python3-libcamera, "
                               "and make the venv with --system-site-packages") from None
         raise CameraError(PICAMERA_FIX) from None
+    except ValueError as exc:  # a compiled module built against another numpy
+        import numpy
+        raise CameraError(f"picamera2 could not load a module built for another numpy (numpy {numpy.__version__}"
+                          f" here: {exc}): {NUMPY_ABI_FIX}") from None
     return Picamera2
 
 

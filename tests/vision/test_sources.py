@@ -43,6 +43,25 @@ def test_missing_libcamera_names_its_package(monkeypatch):
         open_source("picamera")
 
 
+def test_picamera2_built_for_another_numpy_names_the_fix(monkeypatch):
+    # what bookworm's apt simplejpeg (numpy 1) raises under the venv's numpy 2, as measured on
+    # an aarch64 Python under qemu with simplejpeg 1.7.2's wheel
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kw):
+        if name == "picamera2":
+            raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. "
+                             "Expected 96 from C header, got 88 from PyObject")
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(CameraError) as err:
+        open_source("picamera")
+    msg = str(err.value)
+    assert "simplejpeg>=1.9" in msg and "numpy.dtype size changed" in msg and np.__version__ in msg
+    assert err.value.__cause__ is None and err.value.__suppress_context__
+
+
 def fake_picamera2(monkeypatch, cameras, *, autofocus=False):
     """A stand-in picamera2 (and libcamera) with the calls PicameraSource makes, recorded."""
     calls = []
