@@ -262,8 +262,7 @@ def _import_picamera2() -> Any:
                               "and make the venv with --system-site-packages") from None
         raise CameraError(PICAMERA_FIX) from None
     except ValueError as exc:  # a compiled module built against another numpy
-        import numpy
-        raise CameraError(f"picamera2 could not load a module built for another numpy (numpy {numpy.__version__}"
+        raise CameraError(f"picamera2 could not load a module built for another numpy (numpy {np.__version__}"
                           f" here: {exc}): {NUMPY_ABI_FIX}") from None
     return Picamera2
 
