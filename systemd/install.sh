@@ -149,7 +149,10 @@ is_installed() {
 note "Bunco $ROLE unit, table $TABLE, party '$PARTY', from $SRC$([[ $DRY_RUN -eq 1 ]] && echo ' (dry run: nothing is changed)')"
 
 # --- system packages ----------------------------------------------------------------------------
-PACKAGES=(python3-venv python3-picamera2 python3-lgpio liblgpio1)
+# the screen on the console: SDL's kmsdrm driver (in pygame's wheel) opens GBM and EGL/GLES at run
+# time, which Raspberry Pi OS Lite may lack (pygame then says "kmsdrm not available" or
+# "Could not initialize EGL")
+PACKAGES=(python3-venv python3-picamera2 python3-lgpio liblgpio1 libgbm1 libegl1 libgles2 libgl1-mesa-dri)
 [[ $ROLE == head ]] && PACKAGES+=(mosquitto)
 MISSING=()
 for p in "${PACKAGES[@]}"; do

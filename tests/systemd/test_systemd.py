@@ -207,7 +207,8 @@ def install_sh(*args: str, root: Path | None = None) -> subprocess.CompletedProc
 
 def missing_packages(role: str) -> list[str]:
     """What the installer should ask apt for on this machine (it skips what dpkg says is there)."""
-    wanted = ["python3-venv", "python3-picamera2", "python3-lgpio", "liblgpio1"] + (["mosquitto"] if role == "head" else [])
+    wanted = ["python3-venv", "python3-picamera2", "python3-lgpio", "liblgpio1",
+              "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri"] + (["mosquitto"] if role == "head" else [])
     dpkg = shutil.which("dpkg-query")
 
     def installed(pkg: str) -> bool:
