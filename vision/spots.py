@@ -862,8 +862,8 @@ def _choose(peaks: list[tuple[float, float, float]], smooth: np.ndarray, inside:
             rest, beyond = _rest_past_6(src, pts, side)
         else:
             pts = top[:k]
-            if past_beyond and (k == len(src) or _squareness(pts, centroid(pts)) < SQUARE_4):
-                break  # no peak to pass, or no square 4 to pass it (SQUARE_4): the first try's 4 again
+            if past_beyond and _squareness(pts, centroid(pts)) < SQUARE_4:
+                break  # no square 4 to pass a peak (SQUARE_4; the caller saw a 5th peak): the first try's 4 again
             rest, beyond = (src[k][2] if k < len(src) else 0.0), False
             if TWIN_LEAST <= k < len(src):
                 rest = _rest_past_twins(src, k, pts, side, contrast, face)
