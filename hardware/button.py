@@ -6,9 +6,10 @@ meant. The press still carries the monotonic time it went down, so the game can 
 against the camera's rolls.
 
 Debouncing is done twice on purpose: gpiozero's `bounce_time` hands it to the pin driver on a Pi,
-and our own "stable for bounce_s" filter runs on top. The second is the one that also works
-on gpiozero's MockPin (which ignores bounce_time), so the tests exercise it; a clean edge costs
-only bounce_s of delay.
+and our own "stable for bounce_s" filter (hardware.debounce) runs on top. The second is the one
+that also works on gpiozero's MockPin (which ignores bounce_time), so the tests exercise it; a
+clean edge costs only bounce_s of delay. It judges each edge by the time the pin changed, not by
+when a thread got to run, so a press the pin saw is never lost to a busy table loop.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Callable
 from gpiozero import Button
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
+
+from hardware.debounce import Action, Debouncer
 
 log = logging.getLogger(__name__)
 
@@ -43,17 +46,12 @@ class PressButton:
         self._press_listeners: list[Listener] = []
         self._hold_listeners: list[Listener] = []
         self._lock = threading.Lock()
-        self._pressed = self.device.is_pressed
-        self._down_t: float | None = None
-        self._held = False
-        self._burst_start: float | None = None
-        self._burst_edges = 0
+        self._debounce = Debouncer(bounce_s, hold_s, pressed=self.device.is_pressed)
         self._timer: threading.Timer | None = None
-        self._generation = 0  # a timer that fires after a newer edge cancelled it must do nothing
+        self._generation = 0  # a quiet timer that fires after a newer edge must do nothing
         self._closed = False
-        self.bounces = 0  # edges ignored as contact bounce, for `bunco hwtest`
-        self.device.when_activated = self._edge
-        self.device.when_deactivated = self._edge
+        self.device.when_activated = self._activated
+        self.device.when_deactivated = self._deactivated
         self.device.when_held = self._on_held
 
     # -- listeners -------------------------------------------------------------------------------
@@ -68,7 +66,12 @@ class PressButton:
     @property
     def is_pressed(self) -> bool:
         """The debounced state."""
-        return self._pressed
+        return self._debounce.pressed
+
+    @property
+    def bounces(self) -> int:
+        """Edges ignored as contact bounce, for `bunco hwtest`."""
+        return self._debounce.bounces
 
     # -- stand-ins -------------------------------------------------------------------------------
     @property
@@ -110,62 +113,70 @@ class PressButton:
         timer.start()
 
     # -- edges from gpiozero (its pin thread) ----------------------------------------------------
-    def _edge(self) -> None:
-        t = time.monotonic()
+    def _edge_time(self) -> float:
+        """When the pin changed, on time.monotonic()'s clock, not when this callback got to run.
+
+        gpiozero records the edge's own timestamp on the device (`_last_changed`, the kernel's
+        event time on a Pi, the drive time on a MockPin) just before it calls us from the same
+        thread; its factory's ticks() is the same clock. Anything implausible falls back to now.
+        """
+        now = time.monotonic()
+        factory = self.device.pin_factory
+        try:
+            age = factory.ticks_diff(factory.ticks(), self.device._last_changed)
+        except (AttributeError, TypeError):
+            return now
+        return now - age if 0.0 <= age < 60.0 else now
+
+    def _activated(self) -> None:
+        self._edge(True)
+
+    def _deactivated(self) -> None:
+        self._edge(False)
+
+    def _edge(self, level: bool) -> None:
+        t = self._edge_time()
         with self._lock:
             if self._closed:
                 return
-            if self._burst_start is None:
-                self._burst_start = t
-            self._burst_edges += 1
-            if self._timer is not None:
-                self._timer.cancel()
-            self._generation += 1
-            generation = self._generation
-            if self.bounce_s <= 0:
-                self._timer = None
-            else:
-                self._timer = threading.Timer(self.bounce_s, self._settle, (generation,))
-                self._timer.daemon = True
-                self._timer.start()
-                return
-        self._settle(generation)
+            actions = self._debounce.edge(level, t)
+            self._arm_quiet_timer()
+        self._fire(actions)
 
-    def _settle(self, generation: int) -> None:
-        """The pin has been quiet for bounce_s: compare its level with the last stable one."""
-        fire: list[Listener] = []
-        down_t = 0.0
+    def _arm_quiet_timer(self) -> None:
+        """(Re)start the timer that tells the debouncer the pin has been quiet; caller holds the lock."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._generation += 1
+        if self._debounce.settling:
+            self._timer = threading.Timer(self.bounce_s, self._quiet, (self._generation,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _quiet(self, generation: int) -> None:
         with self._lock:
-            if self._closed or self._burst_start is None or generation != self._generation:
-                return
-            start, edges = self._burst_start, self._burst_edges
-            self._burst_start, self._burst_edges, self._timer = None, 0, None
-            pressed = self.device.is_pressed
-            if pressed == self._pressed:
-                self.bounces += edges
-                log.debug("%s: %d edge(s) of bounce ignored", self.name, edges)
-                return
-            self.bounces += edges - 1
-            self._pressed = pressed
-            if pressed:
-                self._down_t = start
-                self._held = False
-            else:
-                if not self._held and self._down_t is not None:
-                    down_t = self._down_t
-                    fire = self._press_listeners
-                self._down_t = None
-        for listener in list(fire):
-            self._call(listener, down_t, "press")
+            if self._closed or generation != self._generation:
+                return  # a newer edge came: its own timer (or the edge itself) decides
+            self._timer = None
+            actions = self._debounce.quiet()
+        self._fire(actions)
 
     def _on_held(self) -> None:
         t = time.monotonic()
         with self._lock:
-            if self._closed or self._held:
+            if self._closed:
                 return
-            self._held = True
-        for listener in list(self._hold_listeners):
-            self._call(listener, t, "hold")
+            actions = self._debounce.held(t)
+            if not self._debounce.settling and self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        self._fire(actions)
+
+    def _fire(self, actions: list[Action]) -> None:
+        for kind, t in actions:
+            for listener in list(self._press_listeners if kind == "press" else self._hold_listeners):
+                self._call(listener, t, kind)
 
     def _call(self, listener: Listener, t: float, what: str) -> None:
         try:
