@@ -45,7 +45,7 @@ class PressButton:
             pin_factory=pin_factory)
         self._press_listeners: list[Listener] = []
         self._hold_listeners: list[Listener] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()  # also tells wait_idle() that an edge was judged
         self._debounce = Debouncer(bounce_s, hold_s, pressed=self.device.is_pressed)
         self._timer: threading.Timer | None = None
         self._generation = 0  # a quiet timer that fires after a newer edge must do nothing
@@ -67,6 +67,13 @@ class PressButton:
     def is_pressed(self) -> bool:
         """The debounced state."""
         return self._debounce.pressed
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until no edge waits to be judged (the last one's bounce window has passed and its
+        press, if any, was reported); False if `timeout` seconds pass first. For tests and hwtest:
+        a condition to wait on instead of a sleep."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._closed or not self._debounce.settling, timeout)
 
     @property
     def bounces(self) -> int:
@@ -141,7 +148,8 @@ class PressButton:
                 return
             actions = self._debounce.edge(level, t)
             self._arm_quiet_timer()
-        self._fire(actions)
+            self._fire(actions)
+            self._lock.notify_all()
 
     def _arm_quiet_timer(self) -> None:
         """(Re)start the timer that tells the debouncer the pin has been quiet; caller holds the lock."""
@@ -159,21 +167,23 @@ class PressButton:
             if self._closed or generation != self._generation:
                 return  # a newer edge came: its own timer (or the edge itself) decides
             self._timer = None
-            actions = self._debounce.quiet()
-        self._fire(actions)
+            self._fire(self._debounce.quiet())
+            self._lock.notify_all()
 
     def _on_held(self) -> None:
         t = time.monotonic()
         with self._lock:
             if self._closed:
                 return
-            actions = self._debounce.held(t)
+            self._fire(self._debounce.held(t))
             if not self._debounce.settling and self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-        self._fire(actions)
+            self._lock.notify_all()
 
     def _fire(self, actions: list[Action]) -> None:
+        """Listeners run under the lock (reentrant): presses reach them in the order the pin saw
+        them, and wait_idle() returns only after they ran. They only queue, so this is quick."""
         for kind, t in actions:
             for listener in list(self._press_listeners if kind == "press" else self._hold_listeners):
                 self._call(listener, t, kind)
@@ -190,4 +200,5 @@ class PressButton:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
+            self._lock.notify_all()
         self.device.close()
