@@ -123,9 +123,10 @@ class PressButton:
     def _edge_time(self) -> float:
         """When the pin changed, on time.monotonic()'s clock, not when this callback got to run.
 
-        gpiozero records the edge's own timestamp on the device (`_last_changed`, the kernel's
-        event time on a Pi (CLOCK_MONOTONIC, the GPIO character device's default), the drive time on a MockPin) just before it calls us from the same
-        thread; its factory's ticks() is the same clock. Anything implausible falls back to now.
+        gpiozero records the edge's own timestamp on the device (`_last_changed`: on a Pi the
+        kernel's event time, CLOCK_MONOTONIC by default; on a MockPin the drive time) just before
+        it calls us from the same thread; its factory's ticks() is the same clock. Anything
+        implausible falls back to now.
         """
         now = time.monotonic()
         factory = self.device.pin_factory
