@@ -15,6 +15,7 @@ and every line it logs goes to the head through the `HeadLink` (seq = the store'
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import time
@@ -28,7 +29,7 @@ from appliance.game.table import TableRound
 from appliance.nightlog import GAME_LINES, NightFold, dumps, event_line, night_line, round_line
 from appliance.game.events import Bell, Call, Roll, Undo
 from appliance.store import EventStore
-from appliance.ui.view import Banner, Move, TableView, TeamView
+from appliance.ui.view import Banner, Card, Move, Panel, TableView, TeamView
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,29 @@ BANNER_TEXT = {
     "undo": ("undo", "Last roll taken back: roll again"),
     "roll_off": ("roll_off", "Tie! Roll-off"),
 }
+
+
+REROLLS_BEFORE_OFFER = 3  # re-roll requests in a row before the screen offers hand entry
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The question open on the screen, and what answering it would do.
+
+    kind "entry": picking faces; action "roll" logs a new hand roll, "correct" asks to confirm
+    a correction next. kind "menu": the last roll was tapped. kind "confirm": action
+    "take_back" or "correct" (then `dice` is the corrected roll). `about` is the roll it is
+    about (round, rolls at the table): if that roll is no longer the last, nothing is done.
+    """
+
+    kind: str
+    dice: tuple[int, ...] = ()
+    action: str = "roll"
+    about: tuple[int, int] = (-1, -1)
+
+
+def faces(dice: tuple[int, ...]) -> str:
+    return " ".join(str(d) for d in dice)
 
 
 class HeadLink(Protocol):
@@ -80,6 +104,7 @@ class TableUnit:
     link: HeadLink = field(default_factory=NoLink)
     clock: Callable[[], float] = time.time
     party: bool = False
+    hand_only: bool = False   # no camera (`--camera none`): every roll is keyed in
 
     def __post_init__(self) -> None:
         self.inputs: queue.Queue[tuple[str, float]] = queue.Queue()
@@ -92,6 +117,8 @@ class TableUnit:
         self._banner_extra: list[Banner] = []
         self._next_plan: SeatPlan | None = None
         self._rang_end = False
+        self.ask: Ask | None = None     # the panel open on the screen
+        self._rerolls = 0               # re-roll requests since the last roll
         restored = 0
         for event in self.store.events():
             self._last_cmd = max(self._last_cmd, int(event.body.get("cmd", 0)))
@@ -166,9 +193,13 @@ class TableUnit:
             self._record({"type": "reroll", "table": self.table, "read": list(values),
                           "unreadable": unreadable, "source": source})
             self._banner_extra = [Banner("reroll", text)]
+            self._rerolls += 1
+            if self._rerolls >= REROLLS_BEFORE_OFFER:
+                self._banner_extra.append(Banner("hand_entry", "Camera can't read them? Tap Enter dice, or type 1-6 + Enter"))
             self.signals.bell("chirp")
             self._refresh(("reroll",))
             return ("reroll",)
+        self._rerolls = 0
         line = event_line(Roll(self.table, tuple(values)), player=table.roller, source=source)
         return self._act(line)
 
@@ -182,13 +213,132 @@ class TableUnit:
         return self._act(event_line(Call(self.table)))
 
     def hold(self) -> tuple[str, ...]:
-        """Holding the button (or tapping the last roll): take the last roll back."""
-        if not self.ready:
+        """Holding the button (or backspace): take the last roll back. Not while the screen asks
+        something: the answer to the question decides."""
+        if not self.ready or self.ask is not None:
             return ()
         table = self.table_round
         if table is None or not table.rolls:
             return ()
         return self._act(event_line(Undo(self.table)))
+
+    # ---- the screen's questions: hand entry, take back, correct ------------------------
+    def _about(self) -> tuple[int, int]:
+        table = self.table_round
+        return (self.round_index, len(table.rolls)) if table is not None else (-1, -1)
+
+    def _can_roll(self) -> bool:
+        if not self.ready or self.night.over:
+            return False
+        table = self.table_round
+        return not (self.party and (table is None or table.done))
+
+    def _dice_needed(self) -> int:
+        table = self.table_round
+        if table is None or table.done:  # standalone: the next round's first roll
+            return self.rules.dice
+        return table.expected_dice
+
+    def open_entry(self) -> None:
+        """The "Enter dice" control (or a first digit key): one picker per die."""
+        if not self._can_roll():
+            return
+        self.ask = Ask("entry", (0,) * self._dice_needed())
+        self._refresh(self._notes)
+
+    def pick(self, face: int, die: int | None = None) -> None:
+        """A face for one die (a touch), or for the next die not yet picked (a digit key)."""
+        if self.ask is None:
+            self.open_entry()
+        ask = self.ask
+        if ask is None or ask.kind != "entry" or not 1 <= face <= 6:
+            return
+        dice = list(ask.dice)
+        if die is None:
+            if all(dice):
+                return  # all picked: Enter logs them, backspace takes one away
+            die = dice.index(0)
+        if not 0 <= die < len(dice):
+            return
+        dice[die] = face
+        self.ask = Ask("entry", tuple(dice), ask.action, ask.about)
+        self._refresh(self._notes)
+
+    def erase(self) -> None:
+        ask = self.ask
+        if ask is None or ask.kind != "entry" or not any(ask.dice):
+            return
+        dice = list(ask.dice)
+        last = max(i for i, d in enumerate(dice) if d)
+        dice[last] = 0
+        self.ask = Ask("entry", tuple(dice), ask.action, ask.about)
+        self._refresh(self._notes)
+
+    def ok(self) -> tuple[str, ...]:
+        """Enter or OK/Yes: log the keyed roll, go on to confirm a correction, or confirm."""
+        ask = self.ask
+        if ask is None:
+            self.open_entry()
+            return ()
+        if ask.kind == "entry":
+            if not all(ask.dice):
+                return ()
+            if ask.action == "correct":
+                self.ask = Ask("confirm", ask.dice, "correct", ask.about)
+                self._refresh(self._notes)
+                return ()
+            self.ask = None
+            if len(ask.dice) != self._dice_needed():  # the roll-off changed what is needed meanwhile
+                self._refresh(self._notes)
+                return ()
+            return self.on_reading(ask.dice, source="hand")
+        if ask.kind == "confirm":
+            self.ask = None
+            if ask.about != self._about():  # the roll it was about is gone: do nothing
+                self._banner_extra = [Banner("undo", "The last roll changed: nothing was done")]
+                self._refresh(())
+                return ()
+            if ask.action == "take_back":
+                return self.hold()
+            return self._correct(ask.dice)
+        return ()
+
+    def cancel(self) -> None:
+        if self.ask is not None:
+            self.ask = None
+            self._refresh(self._notes)
+
+    def tap_roll(self) -> None:
+        """A touch on the last roll only asks what to do with it: a stray touch changes nothing."""
+        table = self.table_round
+        room = self.night.current if self.ready else None
+        if table is None or room is None or room.complete or not table.rolls:
+            return
+        self.ask = Ask("menu", table.rolls[-1].dice, about=self._about())
+        self._refresh(self._notes)
+
+    def take_back(self) -> None:
+        if self.ask is not None and self.ask.kind == "menu":
+            self.ask = Ask("confirm", (), "take_back", self.ask.about)
+            self._refresh(self._notes)
+
+    def correct(self) -> None:
+        if self.ask is not None and self.ask.kind == "menu":
+            self.ask = Ask("entry", self.ask.dice, "correct", self.ask.about)
+            self._refresh(self._notes)
+
+    def _correct(self, dice: tuple[int, ...]) -> tuple[str, ...]:
+        """A correction is an undo and a hand roll in the log, by the same roller."""
+        table = self.table_round
+        assert table is not None and table.rolls
+        if len(dice) != len(table.rolls[-1].dice):
+            return ()
+        self._act(event_line(Undo(self.table), why="correct"))
+        table = self.table_round
+        assert table is not None
+        self._rerolls = 0
+        return self._act(event_line(Roll(self.table, tuple(dice)), player=table.roller, source="hand",
+                                    corrects=True))
 
     def drain_inputs(self, timeout: float = 0.0) -> int:
         """Handle button events queued by gpiozero's threads; returns how many."""
@@ -286,6 +436,8 @@ class TableUnit:
                 self._refresh(self._notes)
 
     def _act(self, line: dict[str, Any]) -> tuple[str, ...]:
+        if self.ask is not None and (self.ask.kind != "entry" or self.ask.action != "roll"):
+            self.ask = None  # a question about a roll is moot once the game moves
         if self.party:
             line["round"] = self.round_index
         notes = self._append(line).get(self.table, ())
@@ -327,6 +479,36 @@ class TableUnit:
             self.signals.light("idle")
 
     def view(self) -> TableView:
+        """The screen's whole input: the game's state, and the question open over it."""
+        view = self._game_view()
+        if not self.ready:
+            return view
+        entry = "hide" if not self._can_roll() else \
+            "offer" if self.hand_only or self._rerolls >= REROLLS_BEFORE_OFFER else "show"
+        return dataclasses.replace(view, panel=self._panel_view(), entry=entry)
+
+    def _panel_view(self) -> Panel | None:
+        ask = self.ask
+        if ask is None:
+            return None
+        table = self.table_round
+        last = table.rolls[-1] if table is not None and table.rolls else None
+        if ask.kind == "entry" and ask.action == "roll":
+            who = table.roller if table is not None and not table.done else "the first roller"
+            return Panel("entry", f"Enter the dice for {who}", ask.dice)
+        if last is None:
+            return None
+        if ask.kind == "entry":
+            return Panel("entry", f"Correct {last.roller}'s {faces(last.dice)}: pick the right faces", ask.dice)
+        if ask.kind == "menu":
+            return Panel("menu", f"{last.roller}'s roll: take it back, or correct it?", last.dice)
+        if ask.action == "take_back":
+            return Panel("confirm", f"Take back {last.roller}'s roll {faces(last.dice)}?", last.dice,
+                         yes="Yes, take it back")
+        return Panel("confirm", f"Change {last.roller}'s {faces(last.dice)} to {faces(ask.dice)}?", ask.dice,
+                     yes="Yes, correct it")
+
+    def _game_view(self) -> TableView:
         if not self.ready:
             return TableView(self.table, 1, 1, 1, self.rules.points_to_win,
                              (TeamView("Us", (), 0), TeamView("Them", (), 0)), "waiting", network=self.network,

@@ -16,11 +16,13 @@ from appliance.ui.layout import (
     TeamLayout,
     bar_fill_width,
     bar_mark_x,
+    PANEL_BUTTONS,
     layout_for,
     moves_grid,
+    panel_layout,
 )
 from appliance.ui.text import draw_text, fit_size
-from appliance.ui.view import Banner, TableView
+from appliance.ui.view import Banner, Panel, TableView
 
 Colour = tuple[int, int, int]
 
@@ -61,7 +63,13 @@ BANNER_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "traveling": ((204, 121, 167), BLACK),
     "false_call": ((96, 100, 110), WHITE),
     "undo": ((96, 100, 110), WHITE),
+    "hand_entry": ((86, 180, 233), BLACK),
 }
+ENTRY_BUTTON: Colour = (52, 58, 70)
+ENTRY_OFFER: Colour = (86, 180, 233)     # sky blue: the camera is not reading, key the dice in
+SHADE: tuple[int, int, int, int] = (0, 0, 0, 190)
+OK_BUTTON: Colour = (0, 158, 115)
+OK_DIM: Colour = (44, 70, 62)
 RESULT_BANNER: tuple[Colour, Colour] = ((0, 114, 178), WHITE)
 
 NETWORK_LOOK: dict[str, tuple[str, Colour]] = {
@@ -262,8 +270,8 @@ def _draw_turn(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
 def _draw_roll(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
     if not view.last_roll:
         if view.phase != "waiting":
-            draw_text(surface, "Roll the dice!", lay.dice_area.inflate(0, -lay.dice_area.h // 2), DIM,
-                      align="center")
+            words = "Roll, then key the dice in" if view.entry == "offer" else "Roll the dice!"
+            draw_text(surface, words, lay.dice_area.inflate(0, -lay.dice_area.h // 2), DIM, align="center")
         return
     caption = f"Last roll · {view.last_roller}" if view.last_roller else "Last roll"
     draw_text(surface, caption, lay.dice_caption, DIM, align="center")
@@ -282,6 +290,68 @@ def _draw_button(surface: pygame.Surface, lay: Layout) -> None:
     pygame.draw.rect(surface, BUTTON, rect, border_radius=radius)
     pygame.draw.rect(surface, WHITE, rect, max(2, round(3 * lay.unit)), border_radius=radius)
     draw_text(surface, "BUNCO!", rect.inflate(-rect.w // 6, -rect.h // 3), WHITE, align="center")
+
+
+def _draw_entry_button(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+    """"Enter dice": quiet beside the roll, bright when the camera cannot be relied on."""
+    rect = lay.entry_button
+    radius = max(6, round(14 * lay.unit))
+    offer = view.entry == "offer"
+    pygame.draw.rect(surface, ENTRY_OFFER if offer else ENTRY_BUTTON, rect, border_radius=radius)
+    pygame.draw.rect(surface, WHITE if offer else PANEL_EDGE, rect, max(2, round(3 * lay.unit)), border_radius=radius)
+    fg = BLACK if offer else TEXT
+    inner = rect.inflate(-rect.w // 8, -rect.h // 4)
+    half = inner.h // 2
+    draw_text(surface, "Enter", pygame.Rect(inner.x, inner.y, inner.w, half), fg, align="center")
+    draw_text(surface, "dice", pygame.Rect(inner.x, inner.y + half, inner.w, inner.h - half), fg, align="center")
+
+
+def _button_box(surface: pygame.Surface, rect: pygame.Rect, words: str, bg: Colour, fg: Colour,
+                unit: float, size: int) -> None:
+    radius = max(6, round(14 * unit))
+    pygame.draw.rect(surface, bg, rect, border_radius=radius)
+    pygame.draw.rect(surface, WHITE, rect, max(2, round(3 * unit)), border_radius=radius)
+    draw_text(surface, words, _button_text_box(rect), fg, align="center", size=size)
+
+
+def _button_text_box(rect: pygame.Rect) -> pygame.Rect:
+    return rect.inflate(-rect.h // 3, -rect.h // 3) if rect.w > rect.h else rect.inflate(-rect.w // 6, -rect.w // 2)
+
+
+def draw_panel(surface: pygame.Surface, panel: Panel) -> None:
+    """The question over the screen: the table dims behind it, the pickers and buttons are big."""
+    size = surface.get_size()
+    pl = panel_layout(size, panel.kind, len(panel.dice))
+    unit = min(size[0] / 800, size[1] / 480)
+    shade = pygame.Surface(size, pygame.SRCALPHA)
+    shade.fill(SHADE)
+    surface.blit(shade, (0, 0))
+    radius = max(6, round(14 * unit))
+    pygame.draw.rect(surface, PANEL, pl.box, border_radius=radius)
+    pygame.draw.rect(surface, WHITE, pl.box, max(2, round(3 * unit)), border_radius=radius)
+    draw_text(surface, panel.title, pl.title, TEXT, align="center")
+    glow = max(2, round(4 * unit))
+    for picked, row in zip(panel.dice, pl.pickers):
+        for face, rect in enumerate(row, start=1):
+            if face == picked:
+                draw_die(surface, rect, face, LIT_FACE, LIT_PIP, edge=WHITE, edge_w=glow)
+            else:
+                draw_die(surface, rect, face, UNLIT_FACE, UNLIT_PIP)
+    for rect, face in zip(pl.preview, panel.dice):
+        draw_die(surface, rect, face, DIE_FACE, DIE_PIP)
+    labels = [(name, panel.yes if name == "yes" else words) for name, words in PANEL_BUTTONS[panel.kind]]
+    # One type size for the panel's buttons: the largest at which every label fits its button.
+    size = min(fit_size(words, _button_text_box(pl.buttons[name]).w, _button_text_box(pl.buttons[name]).h)
+               for name, words in labels)
+    for name, words in labels:
+        rect = pl.buttons[name]
+        if name in ("ok", "yes"):
+            ready = panel.kind != "entry" or panel.complete
+            _button_box(surface, rect, words, OK_BUTTON if ready else OK_DIM, WHITE if ready else DIM, unit, size)
+        elif name in ("take_back", "correct"):
+            _button_box(surface, rect, words, BUTTON, WHITE, unit, size)
+        else:
+            _button_box(surface, rect, words, ENTRY_BUTTON, TEXT, unit, size)
 
 
 def _move_words(to: int, here: int) -> str:
@@ -348,4 +418,8 @@ def draw_table(surface: pygame.Surface, view: TableView) -> Layout:
         _draw_roll(surface, lay, view)
         if view.phase != "waiting":
             _draw_button(surface, lay)
+    if view.entry != "hide":
+        _draw_entry_button(surface, lay, view)
+    if view.panel is not None:
+        draw_panel(surface, view.panel)
     return lay
