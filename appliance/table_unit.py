@@ -145,6 +145,7 @@ class TableUnit:
             self.start_round()
         elif room is not None and room.complete and not self.night.over:
             self._next_plan = self._plan_next()
+        self._close_if_over()
 
     # ---- state ----------------------------------------------------------------------
     @property
@@ -180,7 +181,7 @@ class TableUnit:
         if not self.ready or self.night.over:
             return ()
         if self.party and (self.table_round is None or self.table_round.done):
-            self._banner_extra = [Banner("reroll", "Wait for the bell: the next round has not started")]
+            self._banner_extra = [Banner("reroll", "Dice read: wait for the next bell")]
             self._refresh(("wait",))
             return ("wait",)
         if self.round_over:
@@ -205,7 +206,7 @@ class TableUnit:
 
     def press(self) -> tuple[str, ...]:
         """The BUNCO! button (or the space bar): claims a Bunco, or a false call."""
-        if not self.ready or self.night.current is None:
+        if not self.ready or self.night.current is None or self.night.over:
             return ()
         table = self.table_round
         if self.party and table is not None and table.done and (self.head is None or self.head.phase != "ending"):
@@ -413,6 +414,7 @@ class TableUnit:
             self._rang_end = True
             self.signals.bell("ring_end")
             self._log_result()
+            self._close_if_over()
         self._refresh(notes)
         return notes
 
@@ -453,8 +455,15 @@ class TableUnit:
             self._log_result()
             if not self.party and not self.night.over:
                 self._next_plan = self._plan_next()
+            self._close_if_over()
         self._refresh(notes)
         return notes
+
+    def _close_if_over(self) -> None:
+        """The night's last round onto the scorecards: the end screen shows the night's W/L."""
+        room = self.night.current
+        if self.night.over and room is not None and room.complete:
+            self.night.close_round()
 
     def _log_result(self) -> None:
         """History for the export (`result` lines are not game lines): once a round."""
@@ -560,14 +569,35 @@ class TableUnit:
         teams = tuple(TeamView(players[0] if len(players) == 1 else ("Us", "Them")[i], players, points)
                       for i, (players, points) in enumerate(result.teams))
         return TableView(self.table, last.set_no, last.round_no, last.round_no, rules.points_to_win,
-                         teams, "over", winners=result.winners, moves=self._moves(), network=self.network)
+                         teams, "over", winners=result.winners, moves=self._moves(), network=self.network,
+                         night_over=self.night.over, cards=self._cards())
+
+    def _seated_here(self) -> tuple[str, ...]:
+        """This table's players in the current round, or the last one played."""
+        room = self.night.current
+        if room is not None:
+            return room.table(self.table).setup.seats
+        last = self.night.played[-1] if self.night.played else None
+        if last is None or len(last.plan.tables) < self.table:
+            return ()
+        return last.plan.tables[self.table - 1]
 
     def _moves(self) -> tuple[Move, ...]:
-        """Where each player sits next round (ghosts need no telling)."""
+        """Where this table's players sit next round (ghosts need no telling; the other tables
+        tell their own players)."""
         if self._next_plan is None:
             return ()
-        return tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
-                     for p in seats if p not in self.night.layout.ghosts)
+        here = set(self._seated_here()) - set(self.night.layout.ghosts)
+        return tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1) for p in seats if p in here)
+
+    def _cards(self) -> tuple[Card, ...]:
+        """This table's players' night, once it is over. Standalone the table saw the whole night;
+        a party table saw only its own rounds (the head's sheet has the rest), so it shows none."""
+        if self.party or not self.night.over:
+            return ()
+        cards = self.night.cards
+        return tuple(Card(p, cards[p].wins, cards[p].losses, cards[p].buncos)
+                     for p in self._seated_here() if p in cards)
 
     def _banners(self, table: TableRound, bell: bool) -> list[Banner]:
         notes = self._notes

@@ -201,18 +201,29 @@ def _draw_bar(surface: pygame.Surface, tl: TeamLayout, points: int, to_win: int,
 def _draw_banners(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
     area = lay.banner
     banners = view.banners_by_priority()
+    radius = max(4, round(10 * lay.unit))
+    gap = max(4, round(8 * lay.unit))
+    if view.phase == "over" and banners:
+        # The round's result stays up until the next bell: news goes beside it, never over it.
+        main_w = round(area.w * 0.64)
+        _draw_default_strip(surface, pygame.Rect(area.x, area.y, main_w, area.h), view, lay.unit)
+        _draw_side_banners(surface, pygame.Rect(area.x + main_w + gap, area.y, area.w - main_w - gap, area.h),
+                           banners[:3], radius, gap)
+        return
     if not banners:
         _draw_default_strip(surface, area, view, lay.unit)
         return
-    radius = max(4, round(10 * lay.unit))
-    gap = max(4, round(8 * lay.unit))
     if len(banners) == 1:
         _banner_box(surface, area, banners[0], radius)
         return
     main_w = round(area.w * 0.64)
     _banner_box(surface, pygame.Rect(area.x, area.y, main_w, area.h), banners[0], radius)
-    rest = banners[1:4]
-    side = pygame.Rect(area.x + main_w + gap, area.y, area.w - main_w - gap, area.h)
+    _draw_side_banners(surface, pygame.Rect(area.x + main_w + gap, area.y, area.w - main_w - gap, area.h),
+                       banners[1:4], radius, gap)
+
+
+def _draw_side_banners(surface: pygame.Surface, side: pygame.Rect, rest: tuple[Banner, ...], radius: int,
+                       gap: int) -> None:
     h = (side.h - gap * (len(rest) - 1)) // len(rest)
     for k, banner in enumerate(rest):
         _banner_box(surface, pygame.Rect(side.x, side.y + k * (h + gap), side.w, h), banner, radius)
@@ -233,6 +244,9 @@ def _draw_default_strip(surface: pygame.Surface, area: pygame.Rect, view: TableV
         names = " & ".join(view.winners)
         text = f"Round {view.round_no} over: {names} win{'s' if len(view.winners) == 1 else ''}!" \
             if names else f"Round {view.round_no} over"
+        if view.night_over:
+            text = f"The night is over! Last round: {names} win{'s' if len(view.winners) == 1 else ''}" \
+                if names else "The night is over!"
         draw_text(surface, text, area.inflate(-area.h // 2, -area.h // 6), fg, align="center")
         return
     text = {
@@ -362,10 +376,37 @@ def _move_words(to: int, here: int) -> str:
     return f"stays at table {to}"
 
 
-def _draw_moves(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+def _results_area(lay: Layout, view: TableView) -> pygame.Rect:
+    """The bottom row after a round: all of it, or up to the Enter dice control when it shows."""
     area = lay.bottom
+    if view.entry == "hide":
+        return area
+    gap = max(4, round(8 * lay.unit))
+    return pygame.Rect(area.x, area.y, lay.entry_button.x - gap - area.x, area.h)
+
+
+def _draw_cards(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+    """The night's end: each of this table's players with her wins, losses and Buncos."""
+    area = _results_area(lay, view)
+    if not view.cards:
+        draw_text(surface, "Prizes on the hostess's screen", area.inflate(0, -area.h // 2), DIM, align="center")
+        return
+    gap = max(4, round(8 * lay.unit))
+    cells = moves_grid(area, len(view.cards), lay.unit)
+    lines = [f"{c.player}: {c.wins} W · {c.losses} L · {c.buncos} Bunco{'' if c.buncos == 1 else 's'}"
+             for c in view.cards]
+    inner = cells[0].inflate(-2 * gap, -gap)
+    size = min(fit_size(line, inner.w, inner.h) for line in lines)
+    for cell, line in zip(cells, lines):
+        pygame.draw.rect(surface, PANEL, cell, border_radius=max(4, round(8 * lay.unit)))
+        draw_text(surface, line, cell.inflate(-2 * gap, -gap), TEXT, align="left", size=size)
+
+
+def _draw_moves(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+    area = _results_area(lay, view)
     if not view.moves:
-        draw_text(surface, "Waiting for the next round", area.inflate(0, -area.h // 2), DIM, align="center")
+        draw_text(surface, "Next: the bell for the next round", area.inflate(0, -area.h // 2), DIM,
+                  align="center")
         return
     gap = max(4, round(8 * lay.unit))
     cells = moves_grid(area, len(view.moves), lay.unit)
@@ -411,7 +452,9 @@ def draw_table(surface: pygame.Surface, view: TableView) -> Layout:
     for i, tl in enumerate(lay.teams):
         _draw_team(surface, tl, view, i, i in leaders, lay.unit)
     _draw_banners(surface, lay, view)
-    if view.phase == "over":
+    if view.night_over:
+        _draw_cards(surface, lay, view)
+    elif view.phase == "over":
         _draw_moves(surface, lay, view)
     else:
         _draw_turn(surface, lay, view)
