@@ -23,6 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--simulated-players", type=int, metavar="SEED",
                    help="players who press BUNCO! on the mock button (tests, demo; needs --fake-gpio)")
     p.add_argument("--seed", type=int, help="seed for the seat draw (default: random)")
+    p.add_argument("--four-players", choices=("teams", "individual"),
+                   help="house rule for a table of four: two teams (default) or each for herself "
+                        "(2-3 players always play each for herself); the config's [rules] four_players")
     p.add_argument("--fast", action="store_true",
                    help="replay and synthetic cameras: frames as fast as they are read, not at camera rate (tests)")
 
@@ -42,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_unit_config(args.config)
     if args.table is not None:
         config = dataclasses.replace(config, table=args.table)
+    if args.four_players:
+        config = dataclasses.replace(config, rules=dataclasses.replace(config.rules, four_players=args.four_players))
     if args.broker:
         config = dataclasses.replace(config, network=dataclasses.replace(config.network, broker=args.broker))
     if args.simulated_players is not None and not args.fake_gpio:

@@ -209,3 +209,23 @@ def test_display_maps_keys_and_panel_touches(tmp_path):
         click(layout_for(display.size).dice_area.center)
         click(layout_for(display.size).entry_button.center)
         assert display.pump() == [Input.ROLL_TAP, Input.ENTRY]
+
+
+@pytest.mark.parametrize("four, panels", [("individual", 4), ("teams", 2)])
+def test_one_table_of_four_each_for_herself_or_in_teams(tmp_path, four, panels):
+    pygame.display.init()
+    pygame.event.clear()
+    for k in (pygame.K_2, pygame.K_3, pygame.K_1, pygame.K_RETURN, pygame.K_ESCAPE):
+        key(k)
+    data = tmp_path / "D"
+    assert main(["table", "--standalone", "--players", ",".join(PLAYERS), "--camera", "none", "--fake-gpio",
+                 "--data", str(data), "--headless", "--seed", "3", "--four-players", four]) == 0
+    lines = exported(data)
+    assert lines[0]["rules"] == ({"four_players": "individual"} if four == "individual" else {})
+    assert lines[2]["dice"] == [2, 3, 1] and lines[2]["source"] == "hand"
+    unit = TableUnit(EventStore.in_dir(data), (), HouseRules(), seed=0)
+    view = unit.view()
+    assert len(view.teams) == panels and sum(t.points for t in view.teams) == 1
+    if four == "individual":
+        assert [t.label for t in view.teams] == list(unit.table_round.setup.seats) and view.turn_partner is None
+    unit.store.close()
