@@ -362,6 +362,7 @@ class TableUnit:
         plan = self._next_plan or self._plan_next()
         self._next_plan = None
         self._append(round_line(plan))
+        self._drop_stale_ask()
         self._rang_end = False
         self.signals.bell("ring_start")
         self._refresh(("round_start",))
@@ -404,6 +405,7 @@ class TableUnit:
                 log.error("table %d: the head seats only %d tables: ignored", self.table, len(msg.tables))
                 return ()
             self._append(round_line(SeatPlan(msg.tables), index=msg.index - 1))
+            self._drop_stale_ask()
             self._rang_end = False
             self.signals.bell("ring_start")
             notes = ("round_start",)
@@ -437,9 +439,13 @@ class TableUnit:
             if self.ready:
                 self._refresh(self._notes)
 
-    def _act(self, line: dict[str, Any]) -> tuple[str, ...]:
+    def _drop_stale_ask(self) -> None:
+        """A question about a roll is moot once the game moves; keyed-in faces for the next roll are not."""
         if self.ask is not None and (self.ask.kind != "entry" or self.ask.action != "roll"):
-            self.ask = None  # a question about a roll is moot once the game moves
+            self.ask = None
+
+    def _act(self, line: dict[str, Any]) -> tuple[str, ...]:
+        self._drop_stale_ask()
         if self.party:
             line["round"] = self.round_index
         notes = self._append(line).get(self.table, ())

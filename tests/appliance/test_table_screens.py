@@ -184,3 +184,19 @@ def test_a_standalone_night_ends_with_each_players_record(tmp_path):
     unit.store.close()
     again = TableUnit(EventStore.in_dir(tmp_path), (), HouseRules(), seed=0)   # a restart shows the same
     assert again.view() == view
+
+
+def test_a_question_about_a_roll_goes_once_the_game_moves_on(party):
+    head, wire, clock = party
+    unit = wire.tables[2]
+    t = head.night.current.setup.target
+    unit.on_reading((t, t % 6 + 1, t % 6 + 1))
+    unit.tap_roll()
+    assert unit.view().panel.kind == "menu"
+    # the rest of the round is played at the other tables and this one's next roll comes from the camera
+    play_round(head, wire)
+    assert unit.view().panel is None and unit.ask is None
+    clock.now += 6
+    head.tick()
+    wire.deliver()
+    assert unit.view().phase == "playing" and unit.view().panel is None and unit.ask is None

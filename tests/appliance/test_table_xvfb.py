@@ -82,3 +82,35 @@ def test_keys_typed_into_the_real_window_are_a_hand_roll_and_a_call(xserver, tmp
     players = json.loads(again.stdout)["players"]
     assert players[roll["player"]]["buncos"] == 1
     assert sum(p["buncos"] for p in players.values()) == 1
+
+
+def test_the_windowed_demo_keeps_its_final_screens_until_a_key(xserver, tmp_path):
+    from vision.synthetic import DICE_ROOT
+
+    if not (DICE_ROOT / "byler-d6").is_dir():
+        pytest.skip(f"needs the shared dice photos ({DICE_ROOT})")
+    env = {**os.environ, "DISPLAY": xserver, "SDL_AUDIODRIVER": "dummy", "BUNCO_DICE_DIR": str(DICE_ROOT)}
+    env.pop("SDL_VIDEODRIVER", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    proc = subprocess.Popen([*BUNCO, "demo", "--rounds", "1", "--fast", "--out", str(tmp_path / "png"),
+                             "--data", str(tmp_path / "data")],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = []
+        for line in proc.stdout:   # the demo says when its final screens are up
+            said.append(line)
+            if "final screens stay up" in line:
+                break
+        else:
+            pytest.fail("the demo ended without holding its final screens:\n" + "".join(said[-20:]))
+        assert proc.poll() is None                                   # still showing them
+        window = xdotool(xserver, "search", "--onlyvisible", "--pid", str(proc.pid)).split()[0]
+        xdotool(xserver, "windowfocus", "--sync", window)
+        xdotool(xserver, "key", "q")
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0
+    assert (tmp_path / "png" / "party-final.png").exists()
