@@ -7,6 +7,10 @@ shows after a power cut is what the log says, and nothing else.
 Standalone (one-table Bunco) the unit is its own head table: it seats the players, rings
 the start and end bells and moves to the next round itself.
 
+Dice can also be keyed in (`pick`/`ok`: the screen's pickers or digit keys), logged as a roll
+with `"source": "hand"`; a correction of the last roll is an undo plus such a roll. Nothing the
+screen asks (`ask`) changes the game until it is confirmed, so a stray touch changes nothing.
+
 In a party (`party=True`) the head unit decides: its round message (appliance.net) brings
 the night, the seats of each round and the bell, and the unit logs each of them as it
 learns it, so its own log still replays on its own. The unit folds only its own table,

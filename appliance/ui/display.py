@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import enum
 import logging
-from dataclasses import dataclass
 import os
 import sys
 import time
+from dataclasses import dataclass
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from appliance.errors import UserError
 from appliance.ui.head_screen import draw_head
 from appliance.ui.layout import layout_for, panel_layout
 from appliance.ui.table_screen import draw_table
-from appliance.ui.view import HeadView, TableView
+from appliance.ui.view import HeadView, Panel, TableView
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +152,9 @@ class Display:
         return path
 
     @property
-    def _panel(self):
-        return getattr(self._shown, "panel", None)
+    def _panel(self) -> Panel | None:
+        """The question open on the screen (a table's), which decides what keys and touches mean."""
+        return self._shown.panel if isinstance(self._shown, TableView) else None
 
     def pump(self, wait_s: float = 0.0) -> list[Input | Pick]:
         """Inputs since the last call, in order (see inputs())."""
