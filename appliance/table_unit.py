@@ -595,8 +595,8 @@ class TableUnit:
     def _moves(self) -> tuple[Move, ...]:
         """Where this table's players sit next round (ghosts need no telling; the other tables
         tell their own players)."""
-        if self._next_plan is None:
-            return ()
+        if self._next_plan is None or len(self._next_plan.tables) == 1:
+            return ()  # one table: nobody moves (the next roll starts the next round)
         here = set(self._seated_here()) - set(self.night.layout.ghosts)
         return tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1) for p in seats if p in here)
 

@@ -405,8 +405,9 @@ def _draw_cards(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
 def _draw_moves(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
     area = _results_area(lay, view)
     if not view.moves:
-        draw_text(surface, "Next: the bell for the next round", area.inflate(0, -area.h // 2), DIM,
-                  align="center")
+        words = "Next: roll to start the next round" if view.network == "standalone" and view.entry != "hide" \
+            else "Next: the bell for the next round"
+        draw_text(surface, words, area.inflate(0, -area.h // 2), DIM, align="center")
         return
     gap = max(4, round(8 * lay.unit))
     cells = moves_grid(area, len(view.moves), lay.unit)
