@@ -229,3 +229,17 @@ def test_one_table_of_four_each_for_herself_or_in_teams(tmp_path, four, panels):
     if four == "individual":
         assert [t.label for t in view.teams] == list(unit.table_round.setup.seats) and view.turn_partner is None
     unit.store.close()
+
+
+def test_four_dice_rule_opens_four_pickers(tmp_path):
+    rules = HouseRules(sets=1, dice=4, traveling_trio=(1, 2, 3, 4))
+    unit = TableUnit(EventStore.in_dir(tmp_path), PLAYERS, rules, seed=7)
+    roller = unit.table_round.roller
+    unit.open_entry()
+    assert unit.view().panel.dice == (0, 0, 0, 0)
+    for face in (1, 1, 2, 5):
+        unit.pick(face)
+    unit.ok()
+    view = unit.view()
+    assert view.last_roll == (1, 1, 2, 5) and view.last_roller == roller and view.panel is None
+    assert [e.body.get("source") for e in unit.store.events() if e.body["type"] == "roll"] == ["hand"]
