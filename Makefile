@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# System packages: a real MQTT broker for the network tests; shellcheck and systemd-analyze for the installer and units.
-APT_PACKAGES := mosquitto shellcheck systemd
+# System packages: a real MQTT broker for the network tests; shellcheck and systemd-analyze for the installer and units;
+# Xvfb and xdotool for the test that types into a real `bunco table` window.
+APT_PACKAGES := mosquitto shellcheck systemd xvfb xdotool
 
 .PHONY: demo test venv system clean
 

@@ -31,6 +31,7 @@ from appliance.nightlog import replay, result_json, result_text
 from appliance.store import EventStore
 from appliance.table_app import SimulatedPlayers, TableApp, build_board, connect
 from appliance.table_unit import TableUnit
+from appliance.ui.view import Banner
 from appliance.unit_config import UnitConfig
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,8 @@ DEMO_PLAYERS = ("Stacy", "Carol", "Wanda", "Hannah", "Betty", "Dolores",
                 "Fran", "Gloria", "Irene", "June", "Kay", "Lois")
 DEMO_PARTY = "demo"
 SHORT_NIGHT = 2     # rounds, when nobody is watching (a server, CI)
-DEMO_DIE_PX = 48.0  # a Pi camera 40 cm above a 30 cm tray sees a 16 mm die at about this size
+DEMO_DIE_PX = 48.0
+FINAL_SCREENS_S = 60.0  # a windowed demo keeps its last screens up this long (or until a key)  # a Pi camera 40 cm above a 30 cm tray sees a 16 mm die at about this size
 
 
 @dataclass
@@ -136,6 +138,7 @@ def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headles
 
     played = 0
     drawn = 0.0
+    quitted = False
     while True:
         going = head_app.step()
         for app in tables:
@@ -146,6 +149,7 @@ def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headles
         wall.flip()
         if display.mode != "headless" and _quit_asked(display):
             printer("stopped by the person at the keyboard")
+            quitted = True
             break
         if head.started and len(head.night.played) > played:
             played = len(head.night.played)
@@ -164,15 +168,34 @@ def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headles
     printer(result_text(result))
     printer("")
     printer(f"re-scored from the head's export with bunco replay: {'same result' if matches else 'DIFFERENT'}")
+    final = head.view(head_link.status, head_link.state)
+    if not head.night.over:  # stopped after --rounds: no countdown to a round that will not come
+        final = dataclasses.replace(final, banners=(Banner("bell", f"Demo over after {len(head.night.played)} "
+                                                            f"round{'s' if len(head.night.played) != 1 else ''}"),))
+    wall.panes[0].show(final)
+    wall.flip(force=True)
     if screens is not None:
-        wall.panes[0].show(head.view(head_link.status, head_link.state))
-        wall.flip(force=True)
         wall.screenshot(screens / "party-final.png")
         for i, pane in enumerate(wall.panes):
             pane.screenshot(screens / ("head.png" if i == 0 else f"table{i}.png"))
         printer(f"screens written to {screens}")
     printer(f"the logs: {data_dir} (bunco export --data {data_dir / 'head'})")
+    if not is_headless and not quitted:
+        printer(f"the final screens stay up: press a key (or wait {FINAL_SCREENS_S} s)")
+        _hold_final(FINAL_SCREENS_S)
     return DemoOutcome(len(result.rounds), list(result.standings), result.prizes, matches, screens)
+
+
+def _hold_final(seconds: float) -> None:
+    """Keep the window (the prizes, each table's end) up until a key, a click or a touch, or `seconds`."""
+    import pygame
+
+    deadline = time.monotonic() + seconds
+    pygame.event.clear()
+    while (left := deadline - time.monotonic()) > 0:
+        event = pygame.event.wait(max(1, round(min(left, 1.0) * 1000)))
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN, pygame.QUIT):
+            return
 
 
 def _quit_asked(display) -> bool:

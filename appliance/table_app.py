@@ -95,8 +95,18 @@ class TableApp:
         The demo drives several units from one thread with this (the screen is one window).
         """
         if self.over():
-            return False
+            if self.display is None or self.display.mode == "headless":
+                return False  # tests and benchmarks: the night's end is the run's end
+            # a screen someone looks at: the end of the night stays up until the hostess
+            # closes the night (stops the unit: systemd) or someone presses Escape
+            self.pump_link()
+            self._frames += 1
+            if self._frames % 30 == 0 and self.notify is not None:
+                self.notify("WATCHDOG=1")
+            return not self._pump_display(wait_s=0.1)
         self.pump_link()
+        if self.source is None:  # no camera: the dice are keyed in; wait for a key or a touch
+            return self._step_by_hand()
         item = self.source.read()
         if item is None:
             log.info("the camera stream ended")
@@ -144,17 +154,36 @@ class TableApp:
                 self.unit.on_head(msg)
         self.unit.set_network(self.link.state)
 
-    def _pump_display(self) -> bool:
-        """Keyboard and touch stand-ins; True when the person asked to quit."""
-        from appliance.ui.display import Input
+    def _step_by_hand(self) -> bool:
+        finished = self.finished_rounds()
+        if self.display is not None and self._pump_display(wait_s=0.1):
+            return False
+        self.unit.drain_inputs(timeout=0.0 if self.display is not None else 0.1)
+        if self.finished_rounds() > finished:
+            self._ended += 1
+            self._round_ended()
+            if self.max_rounds is not None and self._ended >= self.max_rounds:
+                return False
+        self._frames += 1
+        if self._frames % 30 == 0 and self.notify is not None:
+            self.notify("WATCHDOG=1")
+        return True
 
-        for event in self.display.pump():
-            if event is Input.BUNCO:
-                self.unit.press()
-            elif event is Input.UNDO:
-                self.unit.hold()
-            elif event is Input.QUIT:
+    def _pump_display(self, wait_s: float = 0.0) -> bool:
+        """Keys and touches; True when the person asked to quit."""
+        from appliance.ui.display import Input, Pick
+
+        unit = self.unit
+        actions = {Input.BUNCO: unit.press, Input.UNDO: unit.hold, Input.ENTRY: unit.open_entry,
+                   Input.ROLL_TAP: unit.tap_roll, Input.OK: unit.ok, Input.CANCEL: unit.cancel,
+                   Input.ERASE: unit.erase, Input.TAKE_BACK: unit.take_back, Input.CORRECT: unit.correct}
+        for event in self.display.inputs(wait_s):
+            if event is Input.QUIT:
                 return True
+            if isinstance(event, Pick):
+                unit.pick(event.face, event.die)
+            else:
+                actions[event]()
         return False
 
     def _round_ended(self) -> None:

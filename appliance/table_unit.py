@@ -7,6 +7,10 @@ shows after a power cut is what the log says, and nothing else.
 Standalone (one-table Bunco) the unit is its own head table: it seats the players, rings
 the start and end bells and moves to the next round itself.
 
+Dice can also be keyed in (`pick`/`ok`: the screen's pickers or digit keys), logged as a roll
+with `"source": "hand"`; a correction of the last roll is an undo plus such a roll. Nothing the
+screen asks (`ask`) changes the game until it is confirmed, so a stray touch changes nothing.
+
 In a party (`party=True`) the head unit decides: its round message (appliance.net) brings
 the night, the seats of each round and the bell, and the unit logs each of them as it
 learns it, so its own log still replays on its own. The unit folds only its own table,
@@ -15,6 +19,7 @@ and every line it logs goes to the head through the `HeadLink` (seq = the store'
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import time
@@ -28,7 +33,7 @@ from appliance.game.table import TableRound
 from appliance.nightlog import GAME_LINES, NightFold, dumps, event_line, night_line, round_line
 from appliance.game.events import Bell, Call, Roll, Undo
 from appliance.store import EventStore
-from appliance.ui.view import Banner, Move, TableView, TeamView
+from appliance.ui.view import Banner, Card, Move, Panel, TableView, TeamView
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +52,29 @@ BANNER_TEXT = {
     "undo": ("undo", "Last roll taken back: roll again"),
     "roll_off": ("roll_off", "Tie! Roll-off"),
 }
+
+
+REROLLS_BEFORE_OFFER = 3  # re-roll requests in a row before the screen offers hand entry
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The question open on the screen, and what answering it would do.
+
+    kind "entry": picking faces; action "roll" logs a new hand roll, "correct" asks to confirm
+    a correction next. kind "menu": the last roll was tapped. kind "confirm": action
+    "take_back" or "correct" (then `dice` is the corrected roll). `about` is the roll it is
+    about (round, rolls at the table): if that roll is no longer the last, nothing is done.
+    """
+
+    kind: str
+    dice: tuple[int, ...] = ()
+    action: str = "roll"
+    about: tuple[int, int] = (-1, -1)
+
+
+def faces(dice: tuple[int, ...]) -> str:
+    return " ".join(str(d) for d in dice)
 
 
 class HeadLink(Protocol):
@@ -80,6 +108,7 @@ class TableUnit:
     link: HeadLink = field(default_factory=NoLink)
     clock: Callable[[], float] = time.time
     party: bool = False
+    hand_only: bool = False   # no camera (`--camera none`): every roll is keyed in
 
     def __post_init__(self) -> None:
         self.inputs: queue.Queue[tuple[str, float]] = queue.Queue()
@@ -92,6 +121,8 @@ class TableUnit:
         self._banner_extra: list[Banner] = []
         self._next_plan: SeatPlan | None = None
         self._rang_end = False
+        self.ask: Ask | None = None     # the panel open on the screen
+        self._rerolls = 0               # re-roll requests since the last roll
         restored = 0
         for event in self.store.events():
             self._last_cmd = max(self._last_cmd, int(event.body.get("cmd", 0)))
@@ -118,6 +149,7 @@ class TableUnit:
             self.start_round()
         elif room is not None and room.complete and not self.night.over:
             self._next_plan = self._plan_next()
+        self._close_if_over()
 
     # ---- state ----------------------------------------------------------------------
     @property
@@ -153,7 +185,7 @@ class TableUnit:
         if not self.ready or self.night.over:
             return ()
         if self.party and (self.table_round is None or self.table_round.done):
-            self._banner_extra = [Banner("reroll", "Wait for the bell: the next round has not started")]
+            self._banner_extra = [Banner("reroll", "Dice read: wait for the next bell")]
             self._refresh(("wait",))
             return ("wait",)
         if self.round_over:
@@ -166,15 +198,19 @@ class TableUnit:
             self._record({"type": "reroll", "table": self.table, "read": list(values),
                           "unreadable": unreadable, "source": source})
             self._banner_extra = [Banner("reroll", text)]
+            self._rerolls += 1
+            if self._rerolls >= REROLLS_BEFORE_OFFER:
+                self._banner_extra.append(Banner("hand_entry", "Camera can't read them? Tap Enter dice, or type 1-6 + Enter"))
             self.signals.bell("chirp")
             self._refresh(("reroll",))
             return ("reroll",)
+        self._rerolls = 0
         line = event_line(Roll(self.table, tuple(values)), player=table.roller, source=source)
         return self._act(line)
 
     def press(self) -> tuple[str, ...]:
         """The BUNCO! button (or the space bar): claims a Bunco, or a false call."""
-        if not self.ready or self.night.current is None:
+        if not self.ready or self.night.current is None or self.night.over:
             return ()
         table = self.table_round
         if self.party and table is not None and table.done and (self.head is None or self.head.phase != "ending"):
@@ -182,13 +218,132 @@ class TableUnit:
         return self._act(event_line(Call(self.table)))
 
     def hold(self) -> tuple[str, ...]:
-        """Holding the button (or tapping the last roll): take the last roll back."""
-        if not self.ready:
+        """Holding the button (or backspace): take the last roll back. Not while the screen asks
+        something: the answer to the question decides."""
+        if not self.ready or self.ask is not None:
             return ()
         table = self.table_round
         if table is None or not table.rolls:
             return ()
         return self._act(event_line(Undo(self.table)))
+
+    # ---- the screen's questions: hand entry, take back, correct ------------------------
+    def _about(self) -> tuple[int, int]:
+        table = self.table_round
+        return (self.round_index, len(table.rolls)) if table is not None else (-1, -1)
+
+    def _can_roll(self) -> bool:
+        if not self.ready or self.night.over:
+            return False
+        table = self.table_round
+        return not (self.party and (table is None or table.done))
+
+    def _dice_needed(self) -> int:
+        table = self.table_round
+        if table is None or table.done:  # standalone: the next round's first roll
+            return self.rules.dice
+        return table.expected_dice
+
+    def open_entry(self) -> None:
+        """The "Enter dice" control (or a first digit key): one picker per die."""
+        if not self._can_roll():
+            return
+        self.ask = Ask("entry", (0,) * self._dice_needed())
+        self._refresh(self._notes)
+
+    def pick(self, face: int, die: int | None = None) -> None:
+        """A face for one die (a touch), or for the next die not yet picked (a digit key)."""
+        if self.ask is None:
+            self.open_entry()
+        ask = self.ask
+        if ask is None or ask.kind != "entry" or not 1 <= face <= 6:
+            return
+        dice = list(ask.dice)
+        if die is None:
+            if all(dice):
+                return  # all picked: Enter logs them, backspace takes one away
+            die = dice.index(0)
+        if not 0 <= die < len(dice):
+            return
+        dice[die] = face
+        self.ask = Ask("entry", tuple(dice), ask.action, ask.about)
+        self._refresh(self._notes)
+
+    def erase(self) -> None:
+        ask = self.ask
+        if ask is None or ask.kind != "entry" or not any(ask.dice):
+            return
+        dice = list(ask.dice)
+        last = max(i for i, d in enumerate(dice) if d)
+        dice[last] = 0
+        self.ask = Ask("entry", tuple(dice), ask.action, ask.about)
+        self._refresh(self._notes)
+
+    def ok(self) -> tuple[str, ...]:
+        """Enter or OK/Yes: log the keyed roll, go on to confirm a correction, or confirm."""
+        ask = self.ask
+        if ask is None:
+            self.open_entry()
+            return ()
+        if ask.kind == "entry":
+            if not all(ask.dice):
+                return ()
+            if ask.action == "correct":
+                self.ask = Ask("confirm", ask.dice, "correct", ask.about)
+                self._refresh(self._notes)
+                return ()
+            self.ask = None
+            if len(ask.dice) != self._dice_needed():  # the roll-off changed what is needed meanwhile
+                self._refresh(self._notes)
+                return ()
+            return self.on_reading(ask.dice, source="hand")
+        if ask.kind == "confirm":
+            self.ask = None
+            if ask.about != self._about():  # the roll it was about is gone: do nothing
+                self._banner_extra = [Banner("undo", "The last roll changed: nothing was done")]
+                self._refresh(())
+                return ()
+            if ask.action == "take_back":
+                return self.hold()
+            return self._correct(ask.dice)
+        return ()
+
+    def cancel(self) -> None:
+        if self.ask is not None:
+            self.ask = None
+            self._refresh(self._notes)
+
+    def tap_roll(self) -> None:
+        """A touch on the last roll only asks what to do with it: a stray touch changes nothing."""
+        table = self.table_round
+        room = self.night.current if self.ready else None
+        if table is None or room is None or room.complete or not table.rolls:
+            return
+        self.ask = Ask("menu", table.rolls[-1].dice, about=self._about())
+        self._refresh(self._notes)
+
+    def take_back(self) -> None:
+        if self.ask is not None and self.ask.kind == "menu":
+            self.ask = Ask("confirm", (), "take_back", self.ask.about)
+            self._refresh(self._notes)
+
+    def correct(self) -> None:
+        if self.ask is not None and self.ask.kind == "menu":
+            self.ask = Ask("entry", self.ask.dice, "correct", self.ask.about)
+            self._refresh(self._notes)
+
+    def _correct(self, dice: tuple[int, ...]) -> tuple[str, ...]:
+        """A correction is an undo and a hand roll in the log, by the same roller."""
+        table = self.table_round
+        assert table is not None and table.rolls
+        if len(dice) != len(table.rolls[-1].dice):
+            return ()
+        self._act(event_line(Undo(self.table), why="correct"))
+        table = self.table_round
+        assert table is not None
+        self._rerolls = 0
+        return self._act(event_line(Roll(self.table, tuple(dice)), player=table.roller, source="hand",
+                                    corrects=True))
 
     def drain_inputs(self, timeout: float = 0.0) -> int:
         """Handle button events queued by gpiozero's threads; returns how many."""
@@ -211,6 +366,7 @@ class TableUnit:
         plan = self._next_plan or self._plan_next()
         self._next_plan = None
         self._append(round_line(plan))
+        self._drop_stale_ask()
         self._rang_end = False
         self.signals.bell("ring_start")
         self._refresh(("round_start",))
@@ -253,6 +409,7 @@ class TableUnit:
                 log.error("table %d: the head seats only %d tables: ignored", self.table, len(msg.tables))
                 return ()
             self._append(round_line(SeatPlan(msg.tables), index=msg.index - 1))
+            self._drop_stale_ask()
             self._rang_end = False
             self.signals.bell("ring_start")
             notes = ("round_start",)
@@ -263,6 +420,7 @@ class TableUnit:
             self._rang_end = True
             self.signals.bell("ring_end")
             self._log_result()
+            self._close_if_over()
         self._refresh(notes)
         return notes
 
@@ -285,7 +443,13 @@ class TableUnit:
             if self.ready:
                 self._refresh(self._notes)
 
+    def _drop_stale_ask(self) -> None:
+        """A question about a roll is moot once the game moves; keyed-in faces for the next roll are not."""
+        if self.ask is not None and (self.ask.kind != "entry" or self.ask.action != "roll"):
+            self.ask = None
+
     def _act(self, line: dict[str, Any]) -> tuple[str, ...]:
+        self._drop_stale_ask()
         if self.party:
             line["round"] = self.round_index
         notes = self._append(line).get(self.table, ())
@@ -301,8 +465,15 @@ class TableUnit:
             self._log_result()
             if not self.party and not self.night.over:
                 self._next_plan = self._plan_next()
+            self._close_if_over()
         self._refresh(notes)
         return notes
+
+    def _close_if_over(self) -> None:
+        """The night's last round onto the scorecards: the end screen shows the night's W/L."""
+        room = self.night.current
+        if self.night.over and room is not None and room.complete:
+            self.night.close_round()
 
     def _log_result(self) -> None:
         """History for the export (`result` lines are not game lines): once a round."""
@@ -327,6 +498,36 @@ class TableUnit:
             self.signals.light("idle")
 
     def view(self) -> TableView:
+        """The screen's whole input: the game's state, and the question open over it."""
+        view = self._game_view()
+        if not self.ready:
+            return view
+        entry = "hide" if not self._can_roll() else \
+            "offer" if self.hand_only or self._rerolls >= REROLLS_BEFORE_OFFER else "show"
+        return dataclasses.replace(view, panel=self._panel_view(), entry=entry)
+
+    def _panel_view(self) -> Panel | None:
+        ask = self.ask
+        if ask is None:
+            return None
+        table = self.table_round
+        last = table.rolls[-1] if table is not None and table.rolls else None
+        if ask.kind == "entry" and ask.action == "roll":
+            who = table.roller if table is not None and not table.done else "the first roller"
+            return Panel("entry", f"Enter the dice for {who}", ask.dice)
+        if last is None:
+            return None
+        if ask.kind == "entry":
+            return Panel("entry", f"Correct {last.roller}'s {faces(last.dice)}: pick the right faces", ask.dice)
+        if ask.kind == "menu":
+            return Panel("menu", f"{last.roller}'s roll: take it back, or correct it?", last.dice)
+        if ask.action == "take_back":
+            return Panel("confirm", f"Take back {last.roller}'s roll {faces(last.dice)}?", last.dice,
+                         yes="Yes, take it back")
+        return Panel("confirm", f"Change {last.roller}'s {faces(last.dice)} to {faces(ask.dice)}?", ask.dice,
+                     yes="Yes, correct it")
+
+    def _game_view(self) -> TableView:
         if not self.ready:
             return TableView(self.table, 1, 1, 1, self.rules.points_to_win,
                              (TeamView("Us", (), 0), TeamView("Them", (), 0)), "waiting", network=self.network,
@@ -378,14 +579,35 @@ class TableUnit:
         teams = tuple(TeamView(players[0] if len(players) == 1 else ("Us", "Them")[i], players, points)
                       for i, (players, points) in enumerate(result.teams))
         return TableView(self.table, last.set_no, last.round_no, last.round_no, rules.points_to_win,
-                         teams, "over", winners=result.winners, moves=self._moves(), network=self.network)
+                         teams, "over", winners=result.winners, moves=self._moves(), network=self.network,
+                         night_over=self.night.over, cards=self._cards())
+
+    def _seated_here(self) -> tuple[str, ...]:
+        """This table's players in the current round, or the last one played."""
+        room = self.night.current
+        if room is not None:
+            return room.table(self.table).setup.seats
+        last = self.night.played[-1] if self.night.played else None
+        if last is None or len(last.plan.tables) < self.table:
+            return ()
+        return last.plan.tables[self.table - 1]
 
     def _moves(self) -> tuple[Move, ...]:
-        """Where each player sits next round (ghosts need no telling)."""
-        if self._next_plan is None:
+        """Where this table's players sit next round (ghosts need no telling; the other tables
+        tell their own players)."""
+        if self._next_plan is None or len(self._next_plan.tables) == 1:
+            return ()  # one table: nobody moves (the next roll starts the next round)
+        here = set(self._seated_here()) - set(self.night.layout.ghosts)
+        return tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1) for p in seats if p in here)
+
+    def _cards(self) -> tuple[Card, ...]:
+        """This table's players' night, once it is over. Standalone the table saw the whole night;
+        a party table saw only its own rounds (the head's sheet has the rest), so it shows none."""
+        if self.party or not self.night.over:
             return ()
-        return tuple(Move(p, n) for n, seats in enumerate(self._next_plan.tables, 1)
-                     for p in seats if p not in self.night.layout.ghosts)
+        cards = self.night.cards
+        return tuple(Card(p, cards[p].wins, cards[p].losses, cards[p].buncos)
+                     for p in self._seated_here() if p in cards)
 
     def _banners(self, table: TableRound, bell: bool) -> list[Banner]:
         notes = self._notes

@@ -13,7 +13,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", help="standalone seating, clockwise: A,B,C,D (2-4 names)")
     p.add_argument("--table", type=int, help="this unit's table number (default: the config's)")
     p.add_argument("--broker", help="host:port of the head's broker (default: the config's, else zeroconf)")
-    p.add_argument("--camera", default="picamera", help="picamera | N | URL | replay:DIR | synthetic[:SEED]")
+    p.add_argument("--camera", default="picamera",
+                   help="picamera | N | URL | replay:DIR | synthetic[:SEED] | none (every roll keyed in by hand)")
     p.add_argument("--data", type=Path, default=Path("/var/lib/bunco/table"), help="where the SQLite log lives")
     p.add_argument("--config", type=Path, help="unit config TOML (table, players, [rules], [pins], [camera], [network])")
     p.add_argument("--headless", action="store_true", help="no window: SDL's dummy driver")
@@ -22,6 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--simulated-players", type=int, metavar="SEED",
                    help="players who press BUNCO! on the mock button (tests, demo; needs --fake-gpio)")
     p.add_argument("--seed", type=int, help="seed for the seat draw (default: random)")
+    p.add_argument("--four-players", choices=("teams", "individual"),
+                   help="house rule for a table of four: two teams (default) or each for herself "
+                        "(2-3 players always play each for herself); the config's [rules] four_players")
     p.add_argument("--fast", action="store_true",
                    help="replay and synthetic cameras: frames as fast as they are read, not at camera rate (tests)")
 
@@ -41,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_unit_config(args.config)
     if args.table is not None:
         config = dataclasses.replace(config, table=args.table)
+    if args.four_players:
+        config = dataclasses.replace(config, rules=dataclasses.replace(config.rules, four_players=args.four_players))
     if args.broker:
         config = dataclasses.replace(config, network=dataclasses.replace(config.network, broker=args.broker))
     if args.simulated_players is not None and not args.fake_gpio:
@@ -59,17 +65,20 @@ def run(args: argparse.Namespace) -> int:
         store = EventStore.in_dir(args.data)
         link = TableLink(config.network.party, config.table, broker, store)
         unit = TableUnit(store, (), config.rules, table=config.table, link=link, party=True)
+    hand_only = args.camera == "none"
     try:
-        source = open_source(args.camera, pace=not args.fast)
+        source = None if hand_only else open_source(args.camera, pace=not args.fast)
     except CameraError as exc:
         raise UserError(str(exc)) from None
+    unit.hand_only = hand_only
     board = build_board(config, args.fake_gpio)
     display = Display(mode="headless" if args.headless else "auto")
     connect(unit, board, display)
     # a synthetic tray knows its dice's size, as `bunco calibrate` would measure it for a camera: how much
     # change is motion (the pip reader sizes the dice in each frame itself: vision.settle.SettleDetector)
     die_size = config.die_size_px or getattr(source, "die_size_px", None)
-    settle = SettleDetector(expected_dice=config.rules.dice, roi=config.roi, die_size_px=die_size)
+    settle = None if hand_only else SettleDetector(expected_dice=config.rules.dice, roi=config.roi,
+                                                   die_size_px=die_size)
     sim = SimulatedPlayers(random.Random(args.simulated_players)) if args.simulated_players is not None else None
     app = TableApp(unit, source, settle, board, display, players=sim, screenshot_dir=args.screenshots, link=link,
                    notify=sdnotify.notify)
@@ -87,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         sdnotify.stopping()
         if link is not None:
             link.stop()
-        source.close()
+        if source is not None:
+            source.close()
         board.close()
         display.close()
         unit.store.close()

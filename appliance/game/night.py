@@ -11,7 +11,7 @@ round, and the night's score sheet is the head's. Bells are then "heard" (see ro
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from appliance.game.events import Call, Roll, TableEvent, Undo
 from appliance.game.prizes import Scorecard, award_prizes, standings
@@ -140,10 +140,16 @@ class Night:
             self.close_round()
         holder = next((p for r in reversed(self.played) for p in reversed(r.traveling)), None)
         buncos = [p for r in self.played for p in r.buncos]
+        cards = self.cards
+        if self.current is not None:  # a night stopped mid-round: its Buncos were rolled all the same
+            cards = {p: replace(c, marks=list(c.marks)) for p, c in cards.items()}
+            _add_tallies(cards, self.current)
+            buncos += self.current.buncos
+            holder = next(reversed(self.current.traveling), holder)
         tie_rng = random.Random(self._tie_seed)  # the same answer however often it is asked
-        order = tuple(standings(self.cards, tie_rng))
-        prizes = award_prizes(self.cards, self.rules.prizes, buncos, holder, tie_rng)
-        return NightResult(tuple(self.played), self.cards, order, prizes, holder)
+        order = tuple(standings(cards, tie_rng))
+        prizes = award_prizes(cards, self.rules.prizes, buncos, holder, tie_rng)
+        return NightResult(tuple(self.played), cards, order, prizes, holder)
 
     def _skip(self, plan: SeatPlan) -> None:
         """A round this party table did not see to its end: the head's sheet has it."""
@@ -161,16 +167,20 @@ class Night:
                 self.cards[p].marks.append("W")
             for p in result.losers:
                 self.cards[p].marks.append("L")
-        for table in room.tables.values():
-            for player, tally in table.tallies.items():
-                card = self.cards[player]
-                card.buncos += tally.buncos
-                card.mini_buncos += tally.mini_buncos
-                card.wipeouts += tally.wipeouts
-                card.white_elephants += tally.white_elephants
+        _add_tallies(self.cards, room)
         self.played.append(PlayedRound(room.setup.set_no, room.setup.round_no, self._plan, results,
                                        tuple(room.buncos), tuple(room.traveling)))
         self.current = None
+
+
+def _add_tallies(cards: dict[str, Scorecard], room: RoomRound) -> None:
+    for table in room.tables.values():
+        for player, tally in table.tallies.items():
+            card = cards[player]
+            card.buncos += tally.buncos
+            card.mini_buncos += tally.mini_buncos
+            card.wipeouts += tally.wipeouts
+            card.white_elephants += tally.white_elephants
 
 
 __all__ = ["Night", "NightResult", "PlayedRound", "Call", "Roll", "Undo"]

@@ -6,7 +6,9 @@ the frames the tests check.
 
 from __future__ import annotations
 
-from appliance.ui.view import Banner, Move, TableView, TeamView
+from dataclasses import replace
+
+from appliance.ui.view import Banner, Card, Move, Panel, TableView, TeamView
 
 
 def mid_round() -> TableView:
@@ -43,7 +45,7 @@ def end_of_round() -> TableView:
         last_roll=(4, 3, 3), scoring=(False, False, False), last_roller="Hannah",
         winners=("Carol", "Hannah"),
         moves=(Move("Carol", 1), Move("Hannah", 1), Move("Stacy", 2), Move("Wanda", 2)),
-        network="online",
+        network="online", entry="hide",   # a party table rolls again at the head's bell
     )
 
 
@@ -62,11 +64,50 @@ def one_table() -> TableView:
     )
 
 
+def hand_entry() -> TableView:
+    """The camera could not read three throws in a row: Stacy keys her 1-4-? in by hand."""
+    return replace(mixed_roll(), table=1, network="online", last_roll=(), scoring=(), last_roller=None,
+                   turn_points=0, entry="offer", panel=Panel("entry", "Enter the dice for Stacy", (1, 4, 0)))
+
+
+def correct_roll() -> TableView:
+    """The camera read Hannah's 1-1-1 as 1-1-5; she picked the right faces: confirm the change."""
+    return replace(mid_round(), banners=(), panel=Panel("confirm", "Change Hannah's 1 1 5 to 1 1 1?", (1, 1, 1),
+                                                        yes="Yes, correct it"))
+
+
+def round_result_waiting() -> TableView:
+    """Table 2 after the round: the result and where its four go stay up until the next bell,
+    even when the dice are read before it."""
+    return TableView(
+        table=2, set_no=1, round_no=3, target=3, points_to_win=21,
+        teams=(TeamView("Us", ("Betty", "Fran"), 12), TeamView("Them", ("Dolores", "Gloria"), 9)),
+        phase="over", winners=("Betty", "Fran"),
+        banners=(Banner("reroll", "Dice read: wait for the next bell"),),
+        moves=(Move("Betty", 1), Move("Fran", 1), Move("Dolores", 2), Move("Gloria", 3)),
+        network="online", entry="hide",
+    )
+
+
+def night_over() -> TableView:
+    """A standalone table at the end of the night: each player's wins, losses and Buncos."""
+    return TableView(
+        table=1, set_no=4, round_no=6, target=6, points_to_win=21,
+        teams=(TeamView("Us", ("Ann", "Cat"), 22), TeamView("Them", ("Bea", "Dot"), 15)),
+        phase="over", winners=("Ann", "Cat"), network="standalone", entry="hide", night_over=True,
+        cards=(Card("Ann", 15, 9, 3), Card("Cat", 15, 9, 1), Card("Bea", 9, 15, 2), Card("Dot", 9, 15, 0)),
+    )
+
+
 ALL = {
     "mid_round": mid_round,
     "mixed_roll": mixed_roll,
     "end_of_round": end_of_round,
     "one_table": one_table,
+    "hand_entry": hand_entry,
+    "correct_roll": correct_roll,
+    "round_result_waiting": round_result_waiting,
+    "night_over": night_over,
 }
 
 

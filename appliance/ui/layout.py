@@ -49,10 +49,80 @@ class Layout:
     turn_name: pygame.Rect
     turn_partner: pygame.Rect
     turn_points: pygame.Rect
-    dice_area: pygame.Rect            # last roll; a tap here asks for undo
+    dice_area: pygame.Rect            # last roll; a tap here opens Take back / Correct
     dice_caption: pygame.Rect
     dice: tuple[pygame.Rect, ...]     # one square per die of the last roll
     bunco_button: pygame.Rect
+    entry_button: pygame.Rect         # "Enter dice": the pickers, when the camera cannot read
+
+
+@dataclass(frozen=True)
+class PanelLayout:
+    """A panel over the table screen (view.Panel): where its title, pickers and buttons sit."""
+    box: pygame.Rect
+    title: pygame.Rect
+    pickers: tuple[tuple[pygame.Rect, ...], ...]   # entry: one row of faces 1..6 per die
+    preview: tuple[pygame.Rect, ...]               # menu, confirm: the roll asked about
+    buttons: dict[str, pygame.Rect]                # name -> rect, in drawing order
+
+    def hit(self, pos: tuple[int, int]) -> tuple[str, int, int] | None:
+        """("pick", die, face), (button name, 0, 0), or None for a touch on nothing."""
+        for die, row in enumerate(self.pickers):
+            for face, rect in enumerate(row, start=1):
+                if rect.collidepoint(pos):
+                    return "pick", die, face
+        for name, rect in self.buttons.items():
+            if rect.collidepoint(pos):
+                return name, 0, 0
+        return None
+
+
+# The buttons of each panel kind, in drawing order, with their words.
+PANEL_BUTTONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "entry": (("ok", "OK"), ("cancel", "Cancel")),
+    "menu": (("take_back", "Take back"), ("correct", "Correct"), ("cancel", "Cancel")),
+    "confirm": (("yes", "Yes"), ("no", "No")),
+}
+
+
+def panel_layout(size: tuple[int, int], kind: str, n_dice: int = 3) -> PanelLayout:
+    """Big targets for fingers: a face is at least ~1/6 of the box width or one die row high."""
+    w, h = size
+    u = min(w / 800, h / 480)
+    m = max(4, round(8 * u))
+    header_h = round(h * (0.085 if is_compact(size) else 0.075))
+    box = pygame.Rect(m, header_h + m, w - 2 * m, h - header_h - 2 * m)
+    inner = box.inflate(-2 * m, -2 * m)
+    title = pygame.Rect(inner.x, inner.y, inner.w, round(inner.h * 0.16))
+    body = pygame.Rect(inner.x, title.bottom + m, inner.w, inner.bottom - title.bottom - m)
+    gap = max(6, round(12 * u))
+    names = [name for name, _ in PANEL_BUTTONS[kind]]
+    pickers: tuple[tuple[pygame.Rect, ...], ...] = ()
+    preview: tuple[pygame.Rect, ...] = ()
+    buttons: dict[str, pygame.Rect] = {}
+    if kind == "entry":
+        col_w = round(body.w * 0.22)
+        rows_area = pygame.Rect(body.x, body.y, body.w - col_w - gap, body.h)
+        row_h = (rows_area.h - gap * (n_dice - 1)) // n_dice
+        side = min(row_h, (rows_area.w - 5 * gap) // 6)
+        x0 = rows_area.x + (rows_area.w - (6 * side + 5 * gap)) // 2
+        pickers = tuple(
+            tuple(pygame.Rect(x0 + f * (side + gap), rows_area.y + d * (row_h + gap) + (row_h - side) // 2, side, side)
+                  for f in range(6))
+            for d in range(n_dice))
+        col = pygame.Rect(rows_area.right + gap, body.y, col_w, body.h)
+        ok_h = round((col.h - gap) * 0.62)
+        buttons = {"ok": pygame.Rect(col.x, col.y, col.w, ok_h),
+                   "cancel": pygame.Rect(col.x, col.y + ok_h + gap, col.w, col.h - ok_h - gap)}
+    else:
+        button_h = round(body.h * (0.5 if kind == "menu" else 0.38))
+        row = pygame.Rect(body.x, body.bottom - button_h, body.w, button_h)
+        bw = (row.w - gap * (len(names) - 1)) // len(names)
+        buttons = {name: pygame.Rect(row.x + i * (bw + gap), row.y, bw, row.h) for i, name in enumerate(names)}
+        if n_dice:  # menu: the roll asked about; confirm: the roll that will stand
+            dice_row = pygame.Rect(body.x, body.y, body.w, row.y - gap - body.y)
+            preview = dice_slots(dice_row, n_dice, gap)
+    return PanelLayout(box, title, pickers, preview, buttons)
 
 
 def is_compact(size: tuple[int, int]) -> bool:
@@ -163,12 +233,14 @@ def layout_for(size: tuple[int, int], n_teams: int = 2, n_dice: int = 3) -> Layo
     panels = _grid(teams_area, max(1, n_teams), cols, m)
     teams = tuple(_team_layout(p, m) for p in panels)
 
-    # Bottom row: whose turn | the last roll | the BUNCO! button.
-    turn_w = round(bottom.w * 0.35)
+    # Bottom row: whose turn | the last roll | Enter dice | the BUNCO! button.
+    turn_w = round(bottom.w * 0.31)
     button_w = round(bottom.w * 0.2)
+    entry_w = round(bottom.w * 0.15)
     turn = pygame.Rect(bottom.x, bottom.y, turn_w, bottom.h)
     bunco_button = pygame.Rect(bottom.right - button_w, bottom.y, button_w, bottom.h)
-    dice_area = pygame.Rect(turn.right + m, bottom.y, bunco_button.x - turn.right - 2 * m, bottom.h)
+    entry_button = pygame.Rect(bunco_button.x - m - entry_w, bottom.y, entry_w, bottom.h)
+    dice_area = pygame.Rect(turn.right + m, bottom.y, entry_button.x - turn.right - 2 * m, bottom.h)
     cap_h = round(bottom.h * 0.24)
     dice_caption = pygame.Rect(dice_area.x, dice_area.y, dice_area.w, cap_h)
     dice_row = pygame.Rect(dice_area.x, dice_caption.bottom, dice_area.w, dice_area.bottom - dice_caption.bottom)
@@ -183,4 +255,5 @@ def layout_for(size: tuple[int, int], n_teams: int = 2, n_dice: int = 3) -> Layo
         target_caption=target_caption, teams=teams, banner=banner, bottom=bottom,
         turn_name=turn_name, turn_partner=turn_partner, turn_points=turn_points,
         dice_area=dice_area, dice_caption=dice_caption, dice=dice, bunco_button=bunco_button,
+        entry_button=entry_button,
     )

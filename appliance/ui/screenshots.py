@@ -4,6 +4,8 @@
 
 writes table-800x480.png and table-1920x1080.png (mid-round, with a Bunco banner) and
 table-800x480-over.png, table-1920x1080-over.png (end of round: winners and moves);
+-entry (the hand-entry pickers), -correct (confirming a correction), -result (the round's result
+still up when dice are read before the bell), -night (the night's end, each player's W/L/Buncos);
 head-WxH.png and head-WxH-prizes.png (the hostess screen live, and at the night's end);
 with --all also one PNG per example view and size.
 """
@@ -38,7 +40,9 @@ def save_doc_screenshots(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for size in DOC_SIZES:
-        for suffix, factory in (("", examples.mid_round), ("-over", examples.end_of_round)):
+        for suffix, factory in (("", examples.mid_round), ("-over", examples.end_of_round),
+                                ("-entry", examples.hand_entry), ("-correct", examples.correct_roll),
+                                ("-result", examples.round_result_waiting), ("-night", examples.night_over)):
             path = out_dir / f"table-{size[0]}x{size[1]}{suffix}.png"
             pygame.image.save(render(factory, size), str(path))
             paths.append(path)

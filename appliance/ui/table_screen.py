@@ -16,11 +16,13 @@ from appliance.ui.layout import (
     TeamLayout,
     bar_fill_width,
     bar_mark_x,
+    PANEL_BUTTONS,
     layout_for,
     moves_grid,
+    panel_layout,
 )
 from appliance.ui.text import draw_text, fit_size
-from appliance.ui.view import Banner, TableView
+from appliance.ui.view import Banner, Panel, TableView
 
 Colour = tuple[int, int, int]
 
@@ -61,7 +63,13 @@ BANNER_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "traveling": ((204, 121, 167), BLACK),
     "false_call": ((96, 100, 110), WHITE),
     "undo": ((96, 100, 110), WHITE),
+    "hand_entry": ((86, 180, 233), BLACK),
 }
+ENTRY_BUTTON: Colour = (52, 58, 70)
+ENTRY_OFFER: Colour = (86, 180, 233)     # sky blue: the camera is not reading, key the dice in
+SHADE: tuple[int, int, int, int] = (0, 0, 0, 190)
+OK_BUTTON: Colour = (0, 158, 115)
+OK_DIM: Colour = (44, 70, 62)
 RESULT_BANNER: tuple[Colour, Colour] = ((0, 114, 178), WHITE)
 
 NETWORK_LOOK: dict[str, tuple[str, Colour]] = {
@@ -193,18 +201,29 @@ def _draw_bar(surface: pygame.Surface, tl: TeamLayout, points: int, to_win: int,
 def _draw_banners(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
     area = lay.banner
     banners = view.banners_by_priority()
+    radius = max(4, round(10 * lay.unit))
+    gap = max(4, round(8 * lay.unit))
+    if view.phase == "over" and banners:
+        # The round's result stays up until the next bell: news goes beside it, never over it.
+        main_w = round(area.w * 0.64)
+        _draw_default_strip(surface, pygame.Rect(area.x, area.y, main_w, area.h), view, lay.unit)
+        _draw_side_banners(surface, pygame.Rect(area.x + main_w + gap, area.y, area.w - main_w - gap, area.h),
+                           banners[:3], radius, gap)
+        return
     if not banners:
         _draw_default_strip(surface, area, view, lay.unit)
         return
-    radius = max(4, round(10 * lay.unit))
-    gap = max(4, round(8 * lay.unit))
     if len(banners) == 1:
         _banner_box(surface, area, banners[0], radius)
         return
     main_w = round(area.w * 0.64)
     _banner_box(surface, pygame.Rect(area.x, area.y, main_w, area.h), banners[0], radius)
-    rest = banners[1:4]
-    side = pygame.Rect(area.x + main_w + gap, area.y, area.w - main_w - gap, area.h)
+    _draw_side_banners(surface, pygame.Rect(area.x + main_w + gap, area.y, area.w - main_w - gap, area.h),
+                       banners[1:4], radius, gap)
+
+
+def _draw_side_banners(surface: pygame.Surface, side: pygame.Rect, rest: tuple[Banner, ...], radius: int,
+                       gap: int) -> None:
     h = (side.h - gap * (len(rest) - 1)) // len(rest)
     for k, banner in enumerate(rest):
         _banner_box(surface, pygame.Rect(side.x, side.y + k * (h + gap), side.w, h), banner, radius)
@@ -225,6 +244,9 @@ def _draw_default_strip(surface: pygame.Surface, area: pygame.Rect, view: TableV
         names = " & ".join(view.winners)
         text = f"Round {view.round_no} over: {names} win{'s' if len(view.winners) == 1 else ''}!" \
             if names else f"Round {view.round_no} over"
+        if view.night_over:
+            text = f"The night is over! Last round: {names} win{'s' if len(view.winners) == 1 else ''}" \
+                if names else "The night is over!"
         draw_text(surface, text, area.inflate(-area.h // 2, -area.h // 6), fg, align="center")
         return
     text = {
@@ -262,8 +284,8 @@ def _draw_turn(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
 def _draw_roll(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
     if not view.last_roll:
         if view.phase != "waiting":
-            draw_text(surface, "Roll the dice!", lay.dice_area.inflate(0, -lay.dice_area.h // 2), DIM,
-                      align="center")
+            words = "Roll, then key the dice in" if view.entry == "offer" else "Roll the dice!"
+            draw_text(surface, words, lay.dice_area.inflate(0, -lay.dice_area.h // 2), DIM, align="center")
         return
     caption = f"Last roll · {view.last_roller}" if view.last_roller else "Last roll"
     draw_text(surface, caption, lay.dice_caption, DIM, align="center")
@@ -284,6 +306,68 @@ def _draw_button(surface: pygame.Surface, lay: Layout) -> None:
     draw_text(surface, "BUNCO!", rect.inflate(-rect.w // 6, -rect.h // 3), WHITE, align="center")
 
 
+def _draw_entry_button(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+    """"Enter dice": quiet beside the roll, bright when the camera cannot be relied on."""
+    rect = lay.entry_button
+    radius = max(6, round(14 * lay.unit))
+    offer = view.entry == "offer"
+    pygame.draw.rect(surface, ENTRY_OFFER if offer else ENTRY_BUTTON, rect, border_radius=radius)
+    pygame.draw.rect(surface, WHITE if offer else PANEL_EDGE, rect, max(2, round(3 * lay.unit)), border_radius=radius)
+    fg = BLACK if offer else TEXT
+    inner = rect.inflate(-rect.w // 8, -rect.h // 4)
+    half = inner.h // 2
+    draw_text(surface, "Enter", pygame.Rect(inner.x, inner.y, inner.w, half), fg, align="center")
+    draw_text(surface, "dice", pygame.Rect(inner.x, inner.y + half, inner.w, inner.h - half), fg, align="center")
+
+
+def _button_box(surface: pygame.Surface, rect: pygame.Rect, words: str, bg: Colour, fg: Colour,
+                unit: float, size: int) -> None:
+    radius = max(6, round(14 * unit))
+    pygame.draw.rect(surface, bg, rect, border_radius=radius)
+    pygame.draw.rect(surface, WHITE, rect, max(2, round(3 * unit)), border_radius=radius)
+    draw_text(surface, words, _button_text_box(rect), fg, align="center", size=size)
+
+
+def _button_text_box(rect: pygame.Rect) -> pygame.Rect:
+    return rect.inflate(-rect.h // 3, -rect.h // 3) if rect.w > rect.h else rect.inflate(-rect.w // 6, -rect.w // 2)
+
+
+def draw_panel(surface: pygame.Surface, panel: Panel) -> None:
+    """The question over the screen: the table dims behind it, the pickers and buttons are big."""
+    size = surface.get_size()
+    pl = panel_layout(size, panel.kind, len(panel.dice))
+    unit = min(size[0] / 800, size[1] / 480)
+    shade = pygame.Surface(size, pygame.SRCALPHA)
+    shade.fill(SHADE)
+    surface.blit(shade, (0, 0))
+    radius = max(6, round(14 * unit))
+    pygame.draw.rect(surface, PANEL, pl.box, border_radius=radius)
+    pygame.draw.rect(surface, WHITE, pl.box, max(2, round(3 * unit)), border_radius=radius)
+    draw_text(surface, panel.title, pl.title, TEXT, align="center")
+    glow = max(2, round(4 * unit))
+    for picked, row in zip(panel.dice, pl.pickers):
+        for face, rect in enumerate(row, start=1):
+            if face == picked:
+                draw_die(surface, rect, face, LIT_FACE, LIT_PIP, edge=WHITE, edge_w=glow)
+            else:
+                draw_die(surface, rect, face, UNLIT_FACE, UNLIT_PIP)
+    for rect, face in zip(pl.preview, panel.dice):
+        draw_die(surface, rect, face, DIE_FACE, DIE_PIP)
+    labels = [(name, panel.yes if name == "yes" else words) for name, words in PANEL_BUTTONS[panel.kind]]
+    # One type size for the panel's buttons: the largest at which every label fits its button.
+    size = min(fit_size(words, _button_text_box(pl.buttons[name]).w, _button_text_box(pl.buttons[name]).h)
+               for name, words in labels)
+    for name, words in labels:
+        rect = pl.buttons[name]
+        if name in ("ok", "yes"):
+            ready = panel.kind != "entry" or panel.complete
+            _button_box(surface, rect, words, OK_BUTTON if ready else OK_DIM, WHITE if ready else DIM, unit, size)
+        elif name in ("take_back", "correct"):
+            _button_box(surface, rect, words, BUTTON, WHITE, unit, size)
+        else:
+            _button_box(surface, rect, words, ENTRY_BUTTON, TEXT, unit, size)
+
+
 def _move_words(to: int, here: int) -> str:
     if to < here:
         return f"up to table {to}"
@@ -292,10 +376,38 @@ def _move_words(to: int, here: int) -> str:
     return f"stays at table {to}"
 
 
-def _draw_moves(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+def _results_area(lay: Layout, view: TableView) -> pygame.Rect:
+    """The bottom row after a round: all of it, or up to the Enter dice control when it shows."""
     area = lay.bottom
+    if view.entry == "hide":
+        return area
+    gap = max(4, round(8 * lay.unit))
+    return pygame.Rect(area.x, area.y, lay.entry_button.x - gap - area.x, area.h)
+
+
+def _draw_cards(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+    """The night's end: each of this table's players with her wins, losses and Buncos."""
+    area = _results_area(lay, view)
+    if not view.cards:
+        draw_text(surface, "Prizes on the hostess's screen", area.inflate(0, -area.h // 2), DIM, align="center")
+        return
+    gap = max(4, round(8 * lay.unit))
+    cells = moves_grid(area, len(view.cards), lay.unit)
+    lines = [f"{c.player}: {c.wins} W · {c.losses} L · {c.buncos} Bunco{'' if c.buncos == 1 else 's'}"
+             for c in view.cards]
+    inner = cells[0].inflate(-2 * gap, -gap)
+    size = min(fit_size(line, inner.w, inner.h) for line in lines)
+    for cell, line in zip(cells, lines):
+        pygame.draw.rect(surface, PANEL, cell, border_radius=max(4, round(8 * lay.unit)))
+        draw_text(surface, line, cell.inflate(-2 * gap, -gap), TEXT, align="left", size=size)
+
+
+def _draw_moves(surface: pygame.Surface, lay: Layout, view: TableView) -> None:
+    area = _results_area(lay, view)
     if not view.moves:
-        draw_text(surface, "Waiting for the next round", area.inflate(0, -area.h // 2), DIM, align="center")
+        words = "Next: roll to start the next round" if view.network == "standalone" and view.entry != "hide" \
+            else "Next: the bell for the next round"
+        draw_text(surface, words, area.inflate(0, -area.h // 2), DIM, align="center")
         return
     gap = max(4, round(8 * lay.unit))
     cells = moves_grid(area, len(view.moves), lay.unit)
@@ -341,11 +453,17 @@ def draw_table(surface: pygame.Surface, view: TableView) -> Layout:
     for i, tl in enumerate(lay.teams):
         _draw_team(surface, tl, view, i, i in leaders, lay.unit)
     _draw_banners(surface, lay, view)
-    if view.phase == "over":
+    if view.night_over:
+        _draw_cards(surface, lay, view)
+    elif view.phase == "over":
         _draw_moves(surface, lay, view)
     else:
         _draw_turn(surface, lay, view)
         _draw_roll(surface, lay, view)
         if view.phase != "waiting":
             _draw_button(surface, lay)
+    if view.entry != "hide":
+        _draw_entry_button(surface, lay, view)
+    if view.panel is not None:
+        draw_panel(surface, view.panel)
     return lay

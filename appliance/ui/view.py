@@ -25,10 +25,12 @@ BANNER_PRIORITY: tuple[str, ...] = (
     "traveling",
     "false_call",
     "undo",
+    "hand_entry",
 )
 
 PHASES: tuple[str, ...] = ("waiting", "playing", "ending", "roll_off", "over")
 NETWORK_STATES: tuple[str, ...] = ("standalone", "online", "offline", "connecting")
+ENTRY_STATES: tuple[str, ...] = ("hide", "show", "offer")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,46 @@ class Move:
     table: int          # table number for the next round
 
 
+# What a panel over the table screen asks (see Panel): its buttons are fixed per kind.
+PANEL_KINDS: tuple[str, ...] = ("entry", "menu", "confirm")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A question over the table screen, answered by touch or keys; nothing changes until it is.
+
+    "entry": one 1-6 picker per die (3, 4 with the 4-dice rule, 1 in a race roll-off) and OK / Cancel (the faces picked so far in `dice`, 0 = not yet);
+    "menu": the last roll was tapped: Take back / Correct / Cancel;
+    "confirm": `title` asks, `dice` is the roll that will be logged (a correction), `yes` the button.
+    """
+
+    kind: str
+    title: str
+    dice: tuple[int, ...] = ()
+    yes: str = "Yes"
+
+    def __post_init__(self) -> None:
+        if self.kind not in PANEL_KINDS:
+            raise ValueError(f"Panel.kind {self.kind!r} is not one of {', '.join(PANEL_KINDS)}")
+        if any(not 0 <= d <= 6 for d in self.dice):
+            raise ValueError(f"Panel.dice must be faces 1..6 (0 = not picked), got {self.dice}")
+        if self.kind == "entry" and not 1 <= len(self.dice) <= 4:
+            raise ValueError(f"Panel.dice: an entry panel picks 1 to 4 dice, got {len(self.dice)}")
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.dice) and all(self.dice)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One player's night at the end of it: what the table shows until the hostess closes the night."""
+    player: str
+    wins: int
+    losses: int
+    buncos: int
+
+
 @dataclass(frozen=True)
 class TableView:
     table: int                      # 1 = head table
@@ -74,6 +116,11 @@ class TableView:
     winners: tuple[str, ...] = ()   # after the round
     moves: tuple[Move, ...] = ()    # where each player goes next round
     network: str = "standalone"     # "standalone", "online", "offline", "connecting"
+    panel: Panel | None = None      # a question over the screen (hand entry, take back, correct)
+    entry: str = "show"             # the "Enter dice" control: "hide" (no roll due here), "show", or
+                                    # "offer" (no camera, or it keeps failing: the control stands out)
+    night_over: bool = False        # the last round is over: `cards` instead of moves
+    cards: tuple[Card, ...] = ()    # this table's players' night (empty if the table cannot know it)
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.teams) <= 4:
@@ -92,6 +139,8 @@ class TableView:
         if self.scoring and len(self.scoring) != len(self.last_roll):
             raise ValueError(
                 f"TableView.scoring has {len(self.scoring)} flags for {len(self.last_roll)} dice")
+        if self.entry not in ENTRY_STATES:
+            raise ValueError(f"TableView.entry {self.entry!r} is not one of {', '.join(ENTRY_STATES)}")
         if self.turn_team is not None and not 0 <= self.turn_team < len(self.teams):
             raise ValueError(f"TableView.turn_team {self.turn_team} is not an index into teams")
 
