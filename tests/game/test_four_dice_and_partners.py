@@ -153,3 +153,17 @@ def test_night_start_round_refuses_a_kept_pair_directly():
     assert room.complete
     with pytest.raises(ValueError, match="A and C were partners last round too"):
         night.start_round(plan)
+
+
+@settings(max_examples=24, deadline=None)
+@given(st.permutations(["Stacy", "Carol", "Wanda", "Hannah"]))
+def test_a_second_round_is_refused_exactly_when_it_keeps_the_pairs(seats):
+    """Round 1 paired Stacy-Wanda and Carol-Hannah (opposite seats); any seating of round 2
+    that pairs them again is refused, and every other seating is played."""
+    pairs = {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))}
+    lines = _second_round([seats])
+    if pairs == {frozenset(("Stacy", "Wanda")), frozenset(("Carol", "Hannah"))}:
+        with pytest.raises(UserError, match=f"line {len(lines)}: table 1: .* were partners last round too"):
+            replay(lines)
+    else:
+        assert len(replay(lines).rounds) == 1
