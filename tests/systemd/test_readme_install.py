@@ -19,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PROSE = re.sub(r"```.*?```", "", README, flags=re.S).replace("\n", " ")  # inline `code` spans, one line
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def test_table_passwords_are_copied_from_where_the_head_makes_them(place):
     made_in = option(setup, "--out")
     party = option(setup, "--party")
     made = f"{made_in}/{party}-table2.password"
-    assert f"copy `{made}` from the head to" in README.replace("\n", " ")
+    assert f"copy `{made}` from the head to" in PROSE
     # the table's installer puts the copy where its unit.toml looks for it
     put = next(c for c in commands(outs["table2"]) if c[0] == "install" and c[-1].endswith(".password"))
     wanted = re.search(r'password_file = "([^"]+)"', outs["table2"]).group(1)
@@ -110,9 +111,22 @@ def test_export_reads_where_the_head_service_writes(place):
     exec_start = shlex.split(re.search(r"^ExecStart=(.*)$", unit, re.M).group(1))
     data = option(exec_start, "--data")
     assert f"User={user}" in unit
-    exports = re.findall(r"`([^`]*bunco export [^`]*)`", README.replace("\n", " "))
+    exports = re.findall(r"`([^`]*bunco export [^`]*)`", PROSE)
     assert len(exports) >= 2
     for line in exports:
         words = shlex.split(line.split(">")[0])
         assert option(words, "--data") == data, line
         assert words[:4] == ["sudo", "-u", user, f"{venv}/bin/bunco"], line
+
+
+def test_calibrate_writes_the_config_the_installer_made(place):
+    outs = run_readme_installs(place)
+    venv = next(c for c in commands(outs["table2"]) if c[:3] == ["python3", "-m", "venv"])[-1]
+    config = re.search(r"^\+ write (\S+) ", outs["table2"], re.M).group(1)
+    unit = (ROOT / "systemd" / "bunco-table.service").read_text()
+    assert f"--config {config}" in unit
+    calibrates = re.findall(r"`([^`]*bunco calibrate [^`]*)`", PROSE)
+    assert calibrates
+    for line in calibrates:
+        words = shlex.split(line)
+        assert words[:2] == ["sudo", f"{venv}/bin/bunco"] and option(words, "--config") == config, line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import random
 import tomllib
 
@@ -215,6 +216,19 @@ def test_update_section_refuses_what_it_cannot_edit_safely(tmp_path):
     path.write_text("[camera\nroi = 1\n")
     with pytest.raises(UserError, match="not valid TOML"):
         update_section(path, "camera", {"roi": [1, 2, 3, 4]})
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another group needs root")
+def test_update_section_keeps_owner_and_mode(tmp_path):
+    """`sudo bunco calibrate --config /etc/bunco/unit.toml` must leave the file root:bunco 0640,
+    or the unit (user bunco) can no longer read its own config."""
+    path = tmp_path / "unit.toml"
+    path.write_text(CONFIG)
+    os.chown(path, 0, 65534)
+    path.chmod(0o640)
+    update_section(path, "camera", {"roi": [1, 2, 3, 4]})
+    st = path.stat()
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (0, 65534, 0o640)
 
 
 def test_bunco_calibrate_on_synthetic_rolls(tmp_path, capsys):
