@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
+import signal
 import sys
 
 from appliance.errors import UserError
@@ -44,12 +46,28 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:
+        return _reader_went_away()
     except UserError as exc:
         print(f"bunco {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _reader_went_away() -> int:
+    """`bunco replay LOG | head`: the reader has what it wanted; stop quietly, as `cat` would.
+
+    The Python documentation's recipe (signal module, "Note on SIGPIPE"): point stdout at
+    /dev/null so the interpreter's last flush cannot raise again. Restoring SIG_DFL instead
+    would also kill the long-running units on a closed socket, so it is not used.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

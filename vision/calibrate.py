@@ -1,8 +1,8 @@
 """Calibration: where the tray is in the picture and how big a die is, from a few frames.
 
 The tray floor is the plain region around the middle of the picture, flood-filled on the
-per-pixel median of the frames (dice that move drop out of a median), closed over the dice
-lying on it; the tray region is its bounding box. When the floor runs off every edge (a tray bigger than
+per-pixel median of the frames (dice that move drop out of a median) and stopped by the
+picture's edges (Canny), closed over the dice lying on it; the tray region is its bounding box. When the floor runs off every edge (a tray bigger than
 the view, or a plain table) the whole frame is the region.
 
 The die size is measured without the pip reader, as the median side of the compact square
@@ -66,25 +66,39 @@ def _floor_distance(img: np.ndarray) -> tuple[np.ndarray, float]:
     return dist, max(14.0, 5.0 * spread)
 
 
+# Canny's hysteresis thresholds on the blurred grey picture: a tray's wall, crease or rim is
+# an edge above them; the floor's grain and a lens's vignetting stay below. On the byler-d6
+# photos anything from 10/40 to 30/90 finds all 28 trays and none of 172 plain tables (the
+# flood fill alone, at any step, finds at most 26); the low end also keeps a soft crease
+# (1.25 to 3 grey levels a pixel) that the fill's step would cross.
+EDGE_LOW, EDGE_HIGH = 10, 40
+
+
 def find_tray(frames: Sequence[np.ndarray], *, step: float = 3.0) -> tuple[Roi, bool]:
     """The tray floor's bounding box, and whether a tray edge was actually found.
 
     The floor is flood-filled from the middle, each pixel joining when it is within `step`
     grey levels of a neighbour already in: vignetting and uneven light change the floor slowly
-    and pass, the tray's wall is a sharp step and stops the fill."""
+    and pass, the tray's wall is a sharp step and stops the fill. A wall lit evenly from above
+    can shade so smoothly from the floor to the rim that no single step is sharp (the
+    cardboard trays of byler-d6), so the picture's edges are a barrier too: the fill cannot
+    cross a line Canny draws, and the crease or the rim closes the floor in."""
     img = _median_frame(frames)
     h, w = img.shape[:2]
     smooth = cv2.GaussianBlur(img, (0, 0), 2.0)
+    edges = cv2.Canny(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY), EDGE_LOW, EDGE_HIGH)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))  # no diagonal gaps for a 4-way fill
     dist, thr = _floor_distance(img)
     # seed: the floor-coloured pixel nearest the centre (the centre itself may hold a die)
-    ys, xs = np.nonzero(dist < thr / 2)
+    ys, xs = np.nonzero((dist < thr / 2) & (edges == 0))
     if len(xs) == 0:
         return (0, 0, w, h), False
     i = int(np.argmin((xs - w / 2) ** 2 + (ys - h / 2) ** 2))
     mask = np.zeros((h + 2, w + 2), np.uint8)
+    mask[1:-1, 1:-1] = edges > 0  # floodFill never enters a pixel already set in its mask
     cv2.floodFill(smooth, mask, (int(xs[i]), int(ys[i])), (0, 0, 0), (step,) * 3, (step,) * 3,
                   4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
-    floor = mask[1:-1, 1:-1]
+    floor = (mask[1:-1, 1:-1] == 255).astype(np.uint8)
     k = max(3, int(min(w, h) / 12)) | 1  # about a die: closes the floor over the dice on it
     floor = cv2.morphologyEx(floor, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     floor = cv2.morphologyEx(floor, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
@@ -178,10 +192,21 @@ def draw_overlay(frame: np.ndarray, cal: Calibration) -> np.ndarray:
                         cv2.LINE_AA)
     size = "no die seen" if cal.die_size_px is None else f"die {cal.die_size_px:.1f} px ({cal.die_size_source})"
     tray = f"tray {w}x{h} at {x},{y}" if cal.tray_found else "no tray edge: whole frame"
-    text = f"{tray}; {size}"
-    cv2.putText(out, text, (8, out.shape[0] - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
-    cv2.putText(out, text, (8, out.shape[0] - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+    _caption(out, f"{tray}; {size}")
     return out
+
+
+def _caption(out: np.ndarray, text: str) -> None:
+    """White text on a black band along the bottom, drawn once.
+
+    An outline made by drawing the text twice (thick black, then thin white) does not line
+    up in OpenCV 5, whose putText advances each glyph by its thickness: the two copies
+    drifted apart into an unreadable double caption."""
+    font, scale, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1
+    (tw, th), base = cv2.getTextSize(text, font, scale, thick)
+    y = out.shape[0] - 8
+    cv2.rectangle(out, (0, y - th - 6), (min(out.shape[1], tw + 16) - 1, out.shape[0] - 1), (0, 0, 0), cv2.FILLED)
+    cv2.putText(out, text, (8, y), font, scale, (255, 255, 255), thick, cv2.LINE_AA)
 
 
 def write_overlay(path: str | Path, frame: np.ndarray, cal: Calibration) -> Path:

@@ -175,8 +175,11 @@ def update_section(path: Path, name: str, values: dict[str, Any]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(new_text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+        if path.exists():  # keep who may read it: an installed unit's config is root:bunco 0640
+            st = path.stat()
+            os.chmod(tmp, st.st_mode & 0o777)
+            if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+                os.chown(tmp, st.st_uid, st.st_gid)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -19,9 +19,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the die edge in pixels if known (default: estimated per image)")
 
 
+def check_images(names: list[str]) -> None:
+    """Every file exists, can be opened and starts like an image OpenCV decodes, before any is read.
+
+    A missing file or a text file named .png is the user's slip: one line naming it
+    (exit 2), not an OpenCV warning and a JSON error row. Existence is checked first
+    because OpenCV warns on stderr about a path it cannot open.
+    """
+    import cv2
+
+    for name in names:
+        path = Path(name)
+        if not path.exists():
+            raise UserError(f"{name}: no such file")
+        if path.is_dir():
+            raise UserError(f"{name}: is a folder, not an image file")
+        try:
+            with path.open("rb"):
+                pass
+        except OSError as exc:
+            raise UserError(f"{name}: cannot open ({exc.strerror})") from None
+        if not cv2.haveImageReader(name):
+            raise UserError(f"{name}: not an image (OpenCV knows no picture format that starts like it)")
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    check_images(args.images)
     from vision.overlay import draw_reading
     from vision.pips import read_frame
 

@@ -18,7 +18,7 @@ from appliance.game.prizes import Scorecard, award_prizes, standings
 from appliance.game.round import RoomRound, RoundSetup
 from appliance.game.rules import HouseRules
 from appliance.game.seating import (
-    GHOST_PREFIX, Layout, SeatPlan, check_plan, draw_seats, next_seats, plan_layout,
+    GHOST_PREFIX, Layout, SeatPlan, check_partners, check_plan, draw_seats, next_seats, plan_layout,
 )
 from appliance.game.table import GameError, TableResult, TableSetup
 
@@ -110,6 +110,8 @@ class Night:
             raise GameError(f"the night is over ({self.total_rounds} rounds played)")
         plan = plan or self.next_plan()
         check_plan(plan, self.players, self.layout)
+        if self.played:
+            check_partners(plan, self.played[-1].plan, self.layout)
         set_no, round_no = index // ROUNDS_PER_SET + 1, index % ROUNDS_PER_SET + 1
         ghosts = frozenset(self.layout.ghosts)
         tables = tuple(

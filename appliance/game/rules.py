@@ -146,8 +146,10 @@ class HouseRules:
             if getattr(self, key) not in allowed:
                 raise bad(key, f"must be one of {', '.join(allowed)}, not {getattr(self, key)!r}")
         trio = self.traveling_trio
-        if len(trio) != self.dice or any(not 1 <= v <= 6 for v in trio):
-            raise bad("traveling_trio", f"must be {self.dice} die faces 1-6, not {list(trio)}")
+        # The trio matters only when it moves the traveling object: a 4-dice night that
+        # passes it on a Bunco (the default) must not be refused for the unused 3-dice trio.
+        if self.traveling == "trio" and (len(trio) != self.dice or any(not 1 <= v <= 6 for v in trio)):
+            raise bad("traveling_trio", f"must be {self.dice} die faces 1-6 with traveling = 'trio', not {list(trio)}")
         for prize in self.prizes:
             if prize not in PRIZES:
                 raise bad("prizes", f"unknown prize {prize!r} (known: {', '.join(PRIZES)})")

@@ -131,3 +131,43 @@ def check_plan(plan: SeatPlan, players: tuple[str, ...], layout: Layout) -> None
     if len(seated) != len(set(seated)) or set(seated) != expected:
         missing = sorted(expected - set(seated))
         raise GameError(f"every player must sit once (missing: {', '.join(missing) or 'none'})")
+
+
+def _partners(plan: SeatPlan, layout: Layout) -> set[frozenset[str]]:
+    """The real players' partnerships of a plan: partners sit opposite at a team table."""
+    ghosts = set(layout.ghosts)
+    pairs: set[frozenset[str]] = set()
+    for seats, slot in zip(plan.tables, layout.slots):
+        if not slot.individual and len(seats) == 4:
+            pairs |= {frozenset(p) for p in ((seats[0], seats[2]), (seats[1], seats[3])) if not set(p) & ghosts}
+    return pairs
+
+
+def check_partners(plan: SeatPlan, previous: SeatPlan, layout: Layout) -> None:
+    """Nobody keeps a partner two rounds running (RULES.md, rotation), where the layout allows a change.
+
+    A round line from outside (a log, the head unit) may seat anyone anywhere, so the test
+    is per table: a kept partnership is refused only if another way to pair the same four
+    players at that table (two ghosts never partners) would have kept none. A ghost is an
+    empty seat, not a partner, so sitting opposite the same ghost again is no repeat.
+    """
+    if len(previous.tables) != layout.tables:
+        return  # a round this table never saw (a party table catching up): nothing to compare
+    before = _partners(previous, layout)
+    ghosts = set(layout.ghosts)
+    for number, (seats, slot) in enumerate(zip(plan.tables, layout.slots), start=1):
+        if slot.individual or len(seats) != 4:
+            continue
+        a, b, c, d = seats
+        kept = [p for p in ((a, c), (b, d)) if frozenset(p) in before]
+        if not kept:
+            continue
+        pairings = (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+        possible = [
+            pairing for pairing in pairings
+            if not any(set(p) <= ghosts for p in pairing) and not any(frozenset(p) in before for p in pairing)
+        ]
+        if possible:
+            first, second = kept[0]
+            raise GameError(f"table {number}: {first} and {second} were partners last round too "
+                            "(nobody keeps a partner two rounds running)")

@@ -72,8 +72,9 @@ def test_party_table_folds_its_own_table_and_takes_seats_from_the_head():
         n.next_plan() if n.played else (n.played.append(None), n.next_plan())
     n.played.pop()
     # the head moves on before this table saw its round finish: the head's sheet scores it
-    n.start_round(SeatPlan((PLAYERS[4:], PLAYERS[:4])))
-    assert n.current.setup.round_no == 2 and n.current.table(2).setup.seats == PLAYERS[:4]
+    moved = SeatPlan((("P4", "P5", "P7", "P6"), ("P0", "P1", "P3", "P2")))  # everyone with a new partner
+    n.start_round(moved)
+    assert n.current.setup.round_no == 2 and n.current.table(2).setup.seats == moved.tables[1]
 
 
 def test_head_and_table_agree_on_the_table_round():

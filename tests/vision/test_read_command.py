@@ -28,9 +28,10 @@ def test_read_json_and_overlay(dice_sets, tmp_path, capsys):
 def test_read_bad_file_says_so(tmp_path, capsys):
     bad = tmp_path / "not_an_image.jpg"
     bad.write_text("nope")
-    assert main(["read", str(bad)]) == 1
-    row = json.loads(capsys.readouterr().out.strip())
-    assert row == {"file": str(bad), "error": "cannot read image"}
+    assert main(["read", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.strip() == f"bunco read: {bad}: " + (
+        "not an image (OpenCV knows no picture format that starts like it)")
 
 
 def _two_image_set(tmp_path, dice_sets):
