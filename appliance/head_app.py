@@ -7,11 +7,12 @@ import queue
 import threading
 import logging
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from appliance.head_unit import HeadUnit
+from appliance.head_unit import HeadUnit, Refused
 from appliance.nightlog import result_json
 
 log = logging.getLogger(__name__)
@@ -27,11 +28,23 @@ class HeadApp:
     refresh_s: float = 0.25
     notify: Any = None            # appliance.sdnotify-like: called with "WATCHDOG=1" each loop
 
+    web: Any = None               # appliance.web.server.HostessServer: gets the page's state after each change
+
     def __post_init__(self) -> None:
         self.inputs: queue.Queue[str] = queue.Queue()   # the head's button (gpiozero's thread): "start"
+        # the hostess page's actions (the web server's thread): run here, on the head's own thread,
+        # because the unit and its SQLite log belong to this thread
+        self.calls: queue.Queue[tuple[Callable[[HeadUnit], Any], Future[Any]]] = queue.Queue()
         self._shown = 0.0
         self._pinged = 0.0
         self._rounds_written = -1
+        self._published = ""
+
+    def submit(self, fn: Callable[[HeadUnit], Any]) -> Future[Any]:
+        """From any thread: fn(unit) on the head's thread at its next step; its result or Refused."""
+        done: Future[Any] = Future()
+        self.calls.put((fn, done))
+        return done
 
     def step(self) -> bool:
         """One pass of the loop; False once the night is over (or the hostess quit)."""
@@ -40,14 +53,32 @@ class HeadApp:
             unit.publish_all()
         for msg in self.link.pump():
             unit.ingest(msg)
-        if not unit.started and self.autostart and self.all_online():
+        if (not unit.started and self.autostart and unit.trouble is None and len(unit.players) >= 2
+                and self.all_online()):
             log.info("head: every table is online: the night starts")
-            unit.start_night()
+            self._act(HeadUnit.start_night)
         while not self.inputs.empty():
             if self.inputs.get_nowait() == "start" and not unit.started:
-                unit.start_night()
+                self._act(HeadUnit.start_night)
+        while not self.calls.empty():
+            fn, done = self.calls.get_nowait()
+            if done.set_running_or_notify_cancel():
+                try:
+                    done.set_result(fn(unit))
+                except Exception as exc:  # Refused, or a bug: the page shows it, the head goes on
+                    if not isinstance(exc, Refused):
+                        log.exception("head: a hostess action failed")
+                    done.set_exception(exc)
         unit.tick()
         self._write_sheet()
+        if self.web is not None:
+            from appliance.web.state import page_state
+
+            state = page_state(unit, self.link.status, self.link.state)
+            text = json.dumps(state, sort_keys=True)
+            if text != self._published:
+                self._published = text
+                self.web.publish(state)
         if self.display is not None:
             now = time.monotonic()
             if now - self._shown >= self.refresh_s:
@@ -59,7 +90,7 @@ class HeadApp:
                 if event is Input.QUIT:
                     return False
                 if event is Input.BUNCO and not unit.started:  # the hostess's start key
-                    unit.start_night()
+                    self._act(HeadUnit.start_night)
         if self.notify is not None and time.monotonic() - self._pinged >= 1.0:
             self._pinged = time.monotonic()
             self.notify("WATCHDOG=1")
@@ -72,6 +103,13 @@ class HeadApp:
         if self.display is not None and not (stop is not None and stop.is_set()):  # the night's last screen
             self.display.show(self.unit.view(self.link.status, self.link.state))
         return 0
+
+    def _act(self, fn: Callable[[HeadUnit], Any]) -> None:
+        """A button or key press: an action that cannot happen now is logged, never raised."""
+        try:
+            fn(self.unit)
+        except Refused as exc:
+            log.warning("head: %s", exc)
 
     def all_online(self) -> bool:
         return all(self.link.status.get(n) == "online" for n in range(1, self.unit.tables + 1))

@@ -12,8 +12,9 @@ HELP = "run the head unit: round control, the bell, the master score sheet, the 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", type=Path, default=Path("/var/lib/bunco/head"), help="where the master log lives")
     p.add_argument("--config", type=Path, help="unit config TOML ([network], [rules], [pins], players)")
-    p.add_argument("--roster", type=Path, help="players: a TOML file (players = [...]) or a CSV, one name a row")
-    p.add_argument("--players", help="players, comma-separated (instead of a roster)")
+    p.add_argument("--roster", type=Path, help="players: a TOML file (players = [...]) or a CSV, one name a row "
+                   "(or none: the hostess types them on the page)")
+    p.add_argument("--players", help="players, comma-separated (instead of a roster); seats are drawn at random")
     p.add_argument("--broker", help="host:port of the broker (default: the config's, else 127.0.0.1:1883)")
     p.add_argument("--embedded-broker", action="store_true",
                    help="run an MQTT broker in this process (one machine: a laptop, the demo)")
@@ -27,22 +28,45 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_roster(path: Path) -> tuple[str, ...]:
+    """A roster file's names, checked (appliance.game.players): a bad one names the file and the player."""
     from appliance.config import read_toml
     from appliance.errors import ConfigError, UserError
+    from appliance.game.players import PlayerError, check_players
 
     if path.suffix == ".toml":
         players = read_toml(path).get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        if not isinstance(players, list):
             raise ConfigError("players", "must be a list of names", str(path))
-        return tuple(p.strip() for p in players)
+        try:
+            return check_players(players)
+        except PlayerError as exc:
+            raise ConfigError("players", str(exc), str(path)) from None
     try:
         with path.open(newline="") as f:
-            rows = [r[0].strip() for r in csv.reader(f) if r and r[0].strip()]
+            rows = [r[0] if r else "" for r in csv.reader(f)]
     except OSError as exc:
         raise UserError(f"cannot read the roster {path}: {exc.strerror}") from None
-    if rows and rows[0].lower() in ("name", "player"):
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise UserError(f"the roster {path} is not a CSV of names: {exc}") from None
+    while rows and not rows[-1].strip():  # a file's closing blank lines are not players
+        rows.pop()
+    if rows and rows[0].strip().lower() in ("name", "player"):
         rows = rows[1:]
-    return tuple(rows)
+    try:
+        return check_players(rows)
+    except PlayerError as exc:
+        raise UserError(f"{path}: {exc}") from None
+
+
+def players_flag(text: str, flag: str = "--players", at_most: int | None = None) -> tuple[str, ...]:
+    """A comma-separated list from the command line, checked: one line naming the flag and the player."""
+    from appliance.errors import UserError
+    from appliance.game.players import PlayerError, check_players
+
+    try:
+        return check_players(text.split(","), at_most=at_most)
+    except PlayerError as exc:
+        raise UserError(f"{flag}: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,11 +86,10 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_unit_config(args.config)
     net = config.network
+    # checked before the log is opened: a bad list names the player and nothing is written
     players = (read_roster(args.roster) if args.roster else
-               tuple(p.strip() for p in args.players.split(",")) if args.players else config.players)
+               players_flag(args.players) if args.players is not None else config.players)
     store = EventStore.in_dir(args.data)
-    if len(store) == 0 and len(players) < 4:
-        raise UserError("a party needs at least 4 players: --roster FILE, --players A,B,... or players = [...]")
     embedded = None
     host, port = (args.broker.rsplit(":", 1) if args.broker else (net.host_port() or ("127.0.0.1", "1883")))
     port = int(port)
