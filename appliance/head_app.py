@@ -29,6 +29,8 @@ class HeadApp:
     notify: Any = None            # appliance.sdnotify-like: called with "WATCHDOG=1" each loop
 
     web: Any = None               # appliance.web.server.HostessServer: gets the page's state after each change
+    page_url: str = ""            # the hostess page's address and the PIN, for the head screen
+    pin: str = ""
 
     def __post_init__(self) -> None:
         self.inputs: queue.Queue[str] = queue.Queue()   # the head's button (gpiozero's thread): "start"

@@ -5,6 +5,11 @@ from __future__ import annotations
 import argparse
 import csv
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from appliance.head_app import HeadApp
+    from appliance.web.server import HostessServer
 
 HELP = "run the head unit: round control, the bell, the master score sheet, the hostess screen"
 
@@ -24,6 +29,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sheet", type=Path, help="write the master sheet as JSON here after each round")
     p.add_argument("--headless", action="store_true", help="no window: SDL's dummy driver")
     p.add_argument("--fake-gpio", action="store_true", help="gpiozero's MockFactory instead of real pins")
+    p.add_argument("--no-gpio", action="store_true",
+                   help="no pins at all: the head Pi's GPIO (button, bell) belongs to table 1's unit")
+    p.add_argument("--web-port", type=int, default=0,
+                   help="the hostess page's port (default 0: a free one, shown on the head screen; a Pi: 8080)")
+    p.add_argument("--no-web", action="store_true", help="no hostess page")
+    p.add_argument("--pin-file", type=Path,
+                   help="the hostess PIN (made there, mode 0600, if missing; default: a new PIN each run)")
     p.add_argument("--seed", type=int, help="seed for the seat draw (default: random)")
 
 
@@ -107,15 +119,18 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # discovery is a convenience: tables can be given the host
         logging.getLogger(__name__).warning("not advertising the head unit with zeroconf: %s", exc)
         advertiser = None
-    board = build_board(config, args.fake_gpio)
+    board = None if args.no_gpio else build_board(config, args.fake_gpio)
     display = Display(mode="headless" if args.headless else "auto")
     link = HeadLink(net.party, Broker(host, port, net.username, net.password()))
     seed = args.seed if args.seed is not None else (config.seed if config.seed is not None else random.randrange(2**31))
+    bell = board.bell.play if board is not None else (lambda pattern: None)  # table 1 rings what it hears
     unit = HeadUnit(store, players, config.rules, seed, net=link,
-                    signals=HeadSignals(bell=board.bell.play, show=display.show), countdown_s=args.countdown)
+                    signals=HeadSignals(bell=bell, show=display.show), countdown_s=args.countdown)
     app = HeadApp(unit, link, display, autostart=not args.no_autostart, sheet_path=args.sheet,
                   notify=sdnotify.notify)
-    board.button.on_press(lambda t: app.inputs.put("start"))
+    if board is not None:
+        board.button.on_press(lambda t: app.inputs.put("start"))
+    web = None if args.no_web else start_web(app, args.web_port, args.pin_file)
     link.start()
     stop = sdnotify.stop_on_sigterm()
     sdnotify.ready(f"party {net.party}: {len(unit.players)} players at {unit.tables} tables")
@@ -126,8 +141,34 @@ def run(args: argparse.Namespace) -> int:
         link.stop()
         if advertiser is not None:
             advertiser.close()
+        if web is not None:
+            web.stop()
         if embedded is not None:
             embedded.stop()
-        board.close()
+        if board is not None:
+            board.close()
         display.close()
         store.close()
+
+
+def start_web(app: "HeadApp", port: int, pin_file: Path | None, host: str = "0.0.0.0") -> "HostessServer":
+    """The hostess page on `port`; its address and the PIN go to the head screen (and the log)."""
+    import logging
+
+    from appliance.errors import UserError
+    from appliance.web.auth import PinGate, new_pin, read_or_make_pin
+    from appliance.web.server import HostessServer
+
+    try:
+        pin = read_or_make_pin(pin_file) if pin_file is not None else new_pin()
+    except (OSError, ValueError) as exc:
+        raise UserError(f"--pin-file {pin_file}: {exc}") from None
+    server = HostessServer(app.submit, PinGate(pin), host=host, port=port)
+    try:
+        server.start()
+    except OSError as exc:
+        raise UserError(f"--web-port {port}: cannot serve the hostess page: {exc.strerror or exc}") from None
+    app.web = server
+    app.page_url, app.pin = server.url(), pin
+    logging.getLogger(__name__).info("the hostess page: %s", app.page_url)
+    return server
