@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # System packages: a real MQTT broker for the network tests; shellcheck and systemd-analyze for the installer and units.
-APT_PACKAGES := mosquitto shellcheck systemd
+APT_PACKAGES := mosquitto shellcheck systemd chromium chromium-driver
 
 .PHONY: demo test venv system clean
 

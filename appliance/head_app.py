@@ -96,7 +96,7 @@ class HeadApp:
         if self.notify is not None and time.monotonic() - self._pinged >= 1.0:
             self._pinged = time.monotonic()
             self.notify("WATCHDOG=1")
-        return unit.phase != "over"
+        return unit.phase != "over" or self.web is not None  # the page stays up for the sheet and downloads
 
     def run(self, stop: threading.Event | None = None, poll_s: float = 0.02) -> int:
         """Until the night is over, or `stop` is set (systemd's SIGTERM: the step under way finishes)."""

@@ -292,6 +292,8 @@ class HeadUnit:
         """The retained state: after a (re)connect, and the round message after every change."""
         if self.trouble is not None:  # never a night the tables cannot fold
             return
+        if not self.started:  # the list may still change: a table folds the night line it first hears
+            return
         self.net.publish_round(self.round_msg())
         if tables:
             for table in range(1, self.tables + 1):
@@ -436,7 +438,7 @@ class HeadUnit:
                               for i in range(s.team_count))
                 phase = "over" if t.done else ("roll_off" if t.phase == "roll_off" else
                                                "ending" if room.bell else "playing")
-            elif results:
+            elif n <= len(results):  # (a table added by a late arrival has no results yet)
                 r = results[n - 1]
                 teams = tuple(TeamView(p[0] if len(p) == 1 else ("Us", "Them")[i], p, pts)
                               for i, (p, pts) in enumerate(r.teams))
@@ -445,7 +447,7 @@ class HeadUnit:
                 continue
             tallies.append(TableTally(n, teams, status=st, phase=phase, note=self.news.get(n, "")))
         first = (index // ROUNDS_PER_SET) * ROUNDS_PER_SET
-        result = night.finish() if night.over else None
+        result = night.finish() if self.phase == "over" else None
         order = result.standings if result else tuple(sorted(
             night.cards, key=lambda p: (-night.cards[p].wins, -night.cards[p].buncos, p)))
         sheet = []
