@@ -447,9 +447,9 @@ class HeadUnit:
                 continue
             tallies.append(TableTally(n, teams, status=st, phase=phase, note=self.news.get(n, "")))
         first = (index // ROUNDS_PER_SET) * ROUNDS_PER_SET
-        result = night.finish() if self.phase == "over" else None
-        order = result.standings if result else tuple(sorted(
-            night.cards, key=lambda p: (-night.cards[p].wins, -night.cards[p].buncos, p)))
+        # the standings as `bunco replay` gives them (its tie-breaks too), at any point of the night
+        result = night.finish()
+        order = result.standings
         sheet = []
         for rank, player in enumerate(order, start=1):
             card = night.cards[player]
@@ -457,8 +457,8 @@ class HeadUnit:
             buncos = tuple(r.buncos.count(player) for r in night.played[first:first + len(marks)])
             sheet.append(SheetRow(rank, player, marks, buncos, card.wins, card.losses, card.buncos,
                                   card.mini_buncos, card.wipeouts))
-        prizes = tuple(Prize(k.replace("_", " ").capitalize(), v) for k, v in (result.prizes.items() if result else ())
-                       if v)
+        prizes = tuple(Prize(k.replace("_", " ").capitalize(), v)
+                       for k, v in (result.prizes.items() if self.phase == "over" else ()) if v)
         banners: list[Banner] = []
         if self.phase == "between" and self._next_at is not None:
             banners.append(Banner("bell", f"Next round in {max(0, round(self._next_at - self.clock()))} s"))

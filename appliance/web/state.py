@@ -43,6 +43,11 @@ def page_state(unit: HeadUnit, status: dict[int, str] | None = None, network: st
                            "teams": [{"label": team.label, "players": list(team.players), "points": team.points}
                                      for team in tally.teams],
                            "rolls": rolls, "last": last, "note": tally.note})
+        shown = {t["table"] for t in tables}
+        for n in range(1, unit.tables + 1):  # a table a late arrival added: no round there yet
+            if n not in shown:
+                tables.append({"table": n, "status": status.get(n, "offline"), "phase": "waiting", "teams": [],
+                               "rolls": 0, "last": None, "note": ""})
     state["tables"] = tables
     state["sheet"] = [{"rank": r.rank, "player": r.player, "marks": list(r.marks), "wins": r.wins,
                        "losses": r.losses, "buncos": r.buncos, "minis": r.minis, "wipeouts": r.wipeouts}
@@ -59,8 +64,7 @@ def _possible(unit: HeadUnit) -> set[str]:
         return set()
     phase = unit.phase
     if not unit.started:
-        return {"players", "add", "rename", "remove", "start", "hold"} - ({"hold"} if unit.held else set()) | (
-            {"resume"} if unit.held else set())
+        return {"players", "add", "rename", "remove", "start"} | ({"resume"} if unit.held else {"hold"})
     if phase == "over":
         return set()
     can = {"resume"} if unit.held else {"hold"}
