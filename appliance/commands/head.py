@@ -163,7 +163,10 @@ def start_web(app: "HeadApp", port: int, pin_file: Path | None, host: str = "0.0
         pin = read_or_make_pin(pin_file) if pin_file is not None else new_pin()
     except (OSError, ValueError) as exc:
         raise UserError(f"--pin-file {pin_file}: {exc}") from None
-    server = HostessServer(app.submit, PinGate(pin), host=host, port=port)
+    from appliance.web.state import page_state
+
+    server = HostessServer(app.submit, PinGate(pin), host=host, port=port,
+                           state=page_state(app.unit, app.link.status, app.link.state))
     try:
         server.start()
     except OSError as exc:

@@ -9,6 +9,7 @@ done, or why it cannot happen now (HTTP 409, nothing changed).
 from __future__ import annotations
 
 import asyncio
+from html import escape
 import json
 import logging
 import socket
@@ -94,13 +95,14 @@ def _actions() -> dict[str, Callable[[dict[str, Any]], Callable[[HeadUnit], str]
 class HostessServer:
     """Start with start(); publish(state) from the head's thread after each change."""
 
-    def __init__(self, submit: Submit, gate: PinGate, host: str = "0.0.0.0", port: int = 8080) -> None:
+    def __init__(self, submit: Submit, gate: PinGate, host: str = "0.0.0.0", port: int = 8080,
+                 state: dict[str, Any] | None = None) -> None:
         self.submit = submit
         self.gate = gate
         self.host = host
         self.port = port
         self.actions = _actions()
-        self._state: dict[str, Any] = {}
+        self._state: dict[str, Any] = state or {}  # the night as it stands when the page comes up
         self._version = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Condition | None = None
@@ -183,7 +185,12 @@ class HostessServer:
 
     # ---- reading -------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
+        """The page with the night as it stands written in (players listed without any script)."""
         html = resources.files("appliance.web").joinpath("page.html").read_text()
+        state = self._state
+        players = "".join(f"<li>{escape(p)}</li>" for p in state.get("players", []))
+        data = json.dumps(state).replace("<", "\\u003c")  # safe inside <script>
+        html = html.replace("<!--PLAYERS-->", players).replace("/*STATE*/null", data)
         return web.Response(text=html, content_type="text/html", headers=_NO_CACHE)
 
     async def state(self, request: web.Request) -> web.Response:
