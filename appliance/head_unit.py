@@ -420,9 +420,14 @@ class HeadUnit:
     def view(self, status: dict[int, str] | None = None, network: str = "online") -> HeadView:
         status = status or {}
         rules = self.rules
-        if not self.started:
-            return HeadView(1, 1, 1, rules.points_to_win, "waiting", (), (), network=network,
-                            banners=(Banner("bell", f"{len(self.players)} players: waiting to start"),))
+        if not self.started:  # every expected table, and whether it is online
+            tallies = tuple(TableTally(n, (), status=status.get(n, "offline"), phase="waiting")
+                            for n in range(1, self.tables + 1))
+            text = (f"Cannot go on: {self.trouble}" if self.trouble else
+                    f"{len(self.players)} players: waiting to start" if self.players else
+                    "No players yet: type them on the hostess page")
+            return HeadView(1, 1, 1, rules.points_to_win, "waiting", tallies, (), network=network,
+                            banners=(Banner("bell", text),))
         night = self.night
         index = night.rounds_started - 1 if night.current is not None else max(len(night.played) - 1, 0)
         set_no, round_no = index // ROUNDS_PER_SET + 1, index % ROUNDS_PER_SET + 1
