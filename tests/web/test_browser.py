@@ -43,6 +43,7 @@ ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PY
        "BUNCO_DICE_DIR": str(find_dice_root())}
 CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=390,844")
+SHOTS = os.environ.get("BUNCO_SCREENSHOTS")  # docs/screenshots: the README's pictures of the page
 WAIT_S = 240  # the longest the page may take to show what the party does next (a round at camera pace)
 
 
@@ -122,6 +123,9 @@ def test_the_hostess_runs_a_night_from_her_phone(party: tuple[str, Path], tmp_pa
     options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                               "download.prompt_for_download": False})
     browser = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    # a phone's viewport exactly (a desktop chromium keeps its window at least 500 px wide)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     wait = WebDriverWait(browser, WAIT_S, poll_frequency=0.2)
 
     def text(css: str) -> str:
@@ -139,6 +143,10 @@ def test_the_hostess_runs_a_night_from_her_phone(party: tuple[str, Path], tmp_pa
             except StaleElementReferenceException:
                 continue
         raise AssertionError(f"#{element_id} kept being redrawn")
+
+    def picture(name: str) -> None:
+        if SHOTS:
+            browser.save_screenshot(str(Path(SHOTS) / f"page-390x844-{name}.png"))
 
     def page_says(what: str):
         return wait.until(lambda b: what in text("#msg") and text("#msg"))
@@ -177,14 +185,20 @@ def test_the_hostess_runs_a_night_from_her_phone(party: tuple[str, Path], tmp_pa
         wait.until(lambda b: [t["status"] for t in state()["tables"]] == ["online"] * 3)
         for n in (1, 2, 3):
             assert "online" in text(f"#table-{n}")
+        browser.execute_script("window.scrollTo(0, 0)")
+        picture("players")
         browser.find_element(By.ID, "start").click()
         page_says("the night has started")
         wait.until(lambda b: state()["phase"] == "playing")
         # a roll at table 2 is taken back, after she confirms it
         wait.until(ec.element_to_be_clickable((By.ID, "undo-2")))
         rolls = state()["tables"][1]["rolls"]
+        if SHOTS:
+            browser.execute_script("document.getElementById('tables').scrollIntoView()")
+            picture("playing")
         click_live("undo-2")
         assert "Take back table 2's last roll" in text("#confirm-text")
+        picture("undo-confirm")
         browser.find_element(By.ID, "confirm-yes").click()
         page_says("table 2: the last roll is being taken back")
         log = root / "t2" / "events.sqlite"
@@ -195,6 +209,9 @@ def test_the_hostess_runs_a_night_from_her_phone(party: tuple[str, Path], tmp_pa
         browser.find_element(By.ID, "add-name").send_keys("Zoe")
         browser.find_element(By.ID, "add").click()
         page_says("Zoe joins the next round")
+        if SHOTS:
+            browser.execute_script("document.getElementById('sheet').scrollIntoView()")
+            picture("sheet")
         wait.until(lambda b: "Zoe" in state()["players"] and len(state()["tables"]) == 4)
         # night.jsonl, downloaded by the browser, replays to the sheet the page shows
         browser.find_element(By.ID, "dl-night").click()
