@@ -152,6 +152,10 @@ write_new_file() {  # mode owner:group destination text
     mv -f "$tmp" "$dest"
 }
 
+has_candidate() {  # apt knows the package (after its lists were read once)
+    apt-cache policy "$1" 2>/dev/null | grep -Eq '^ *Candidate: *[^( ]'
+}
+
 is_installed() {
     [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
 }
@@ -164,9 +168,17 @@ note "Bunco $ROLE unit, table $TABLE, party '$PARTY', from $SRC$([[ $DRY_RUN -eq
 # "Could not initialize EGL")
 PACKAGES=(python3-venv python3-picamera2 python3-lgpio liblgpio1 libgbm1 libegl1 libgles2 libgl1-mesa-dri)
 [[ $ROLE == head ]] && PACKAGES+=(mosquitto)
+# Raspberry Pi OS's own packages: on another Debian (a PC as the head, a test container) apt has
+# no candidate for them; the unit then runs without picamera2 (a USB camera: --camera 0) and lgpio.
+PI_ONLY=" python3-picamera2 python3-lgpio liblgpio1 "
 MISSING=()
 for p in "${PACKAGES[@]}"; do
-    is_installed "$p" || MISSING+=("$p")
+    is_installed "$p" && continue
+    if [[ "$PI_ONLY" == *" $p "* ]] && ! has_candidate "$p"; then
+        note "no $p in this system's apt sources (not Raspberry Pi OS?): left out"
+        continue
+    fi
+    MISSING+=("$p")
 done
 if [[ ${#MISSING[@]} -gt 0 ]]; then
     run apt-get update

@@ -236,7 +236,14 @@ def missing_packages(role: str) -> list[str]:
         done = subprocess.run([dpkg, "-W", "-f=${Status}", pkg], capture_output=True, text=True)
         return done.stdout == "install ok installed"
 
-    return [p for p in wanted if not installed(p)]
+    def candidate(pkg: str) -> bool:  # Raspberry Pi OS's own packages are left out where apt has none
+        if pkg not in ("python3-picamera2", "python3-lgpio", "liblgpio1"):
+            return True
+        done = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True)
+        line = next((x for x in done.stdout.splitlines() if "Candidate:" in x), "")
+        return bool(line) and "(none)" not in line
+
+    return [p for p in wanted if not installed(p) and candidate(p)]
 
 
 def assert_apt_step(role: str, out: str) -> None:
