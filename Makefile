@@ -6,8 +6,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # System packages: a real MQTT broker for the network tests; shellcheck and systemd-analyze for the installer and units;
-# Xvfb and xdotool for the test that types into a real `bunco table` window.
-APT_PACKAGES := mosquitto shellcheck systemd xvfb xdotool
+# Xvfb and xdotool for the test that types into a real `bunco table` window; chromium and its driver for the hostess page.
+APT_PACKAGES := mosquitto shellcheck systemd xvfb xdotool chromium chromium-driver
 
 .PHONY: demo test venv system clean
 

@@ -66,14 +66,15 @@ def open_display(headless: bool, size: tuple[int, int]):
 
 
 def run_demo(*, rounds: int | None, fast: bool, headless: bool, seed: int, out: Path | None,
-             data: Path | None, printer=print) -> DemoOutcome:
+             data: Path | None, printer=print, web_port: int | None = 0) -> DemoOutcome:
+    """`web_port`: the hostess page (0: a free port; None: none)."""
     with contextlib.ExitStack() as stack:  # whatever fails half-way, everything opened is closed
         return _run(stack, rounds=rounds, fast=fast, headless=headless, seed=seed, out=out, data=data,
-                    printer=printer)
+                    printer=printer, web_port=web_port)
 
 
 def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headless: bool, seed: int,
-         out: Path | None, data: Path | None, printer) -> DemoOutcome:
+         out: Path | None, data: Path | None, printer, web_port: int | None = 0) -> DemoOutcome:
     from appliance.net.embedded import EmbeddedBroker
     from appliance.ui.wall import Wall
     from vision.settle import SettleDetector
@@ -115,6 +116,12 @@ def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headles
                     signals=HeadSignals(bell=head_bell, show=wall.panes[0].show),
                     countdown_s=1.0 if fast else 5.0)
     head_app = HeadApp(head, head_link, display=None, sheet_path=data_dir / "sheet.json")
+    if web_port is not None:  # the hostess page, as on a party's head unit (a new PIN each demo)
+        from appliance.commands.head import start_web
+
+        web = start_web(head_app, web_port, None)
+        stack.callback(web.stop)
+        printer(f"the hostess page: http://127.0.0.1:{web.port}/ (on this network: {web.url()}), PIN {head_app.pin}")
     head_link.start()
     stack.callback(head_link.stop)
 
@@ -159,7 +166,7 @@ def _run(stack: contextlib.ExitStack, *, rounds: int | None, fast: bool, headles
                 wall.screenshot(screens / f"party-round{played}.png")
             if rounds is not None and played >= rounds:
                 break
-        if not going:
+        if not going or head.phase == "over":  # (with the page, the head app would serve on)
             break
     result = head.night.finish()
     again = replay(head.export_lines(), source="head export")

@@ -20,7 +20,7 @@ from appliance.game.table import GameError
 
 
 # The lines that move the game; a unit's store also keeps history (re-rolls, results...).
-GAME_LINES = frozenset({"night", "round", "roll", "call", "undo", "bell"})
+GAME_LINES = frozenset({"night", "join", "round", "roll", "call", "undo", "bell"})
 
 
 class LogError(UserError):
@@ -36,6 +36,10 @@ def night_line(players: Iterable[str], rules: HouseRules, seed: int, *, heard_be
     if heard_bells:
         line["bells"] = "heard"
     return line
+
+
+def join_line(player: str) -> dict[str, Any]:
+    return {"type": "join", "player": player}
 
 
 def round_line(plan: SeatPlan, index: int | None = None) -> dict[str, Any]:
@@ -156,6 +160,9 @@ def _replay_line(night: Night, obj: dict[str, Any], kind: str, where: tuple[str,
         if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 0):
             raise LogError(*where, f"'index' must be a round number from 0, not {index!r}")
         night.start_round(SeatPlan(tuple(tuple(t) for t in tables)), index=index)
+        return {}
+    if kind == "join":  # a late arrival, between rounds (the head's hostess page)
+        night.add_player(_field(obj, "player", str, where))
         return {}
     if kind not in ("roll", "call", "undo", "bell"):
         raise LogError(*where, f"unknown line type {kind!r}")

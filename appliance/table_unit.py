@@ -30,7 +30,7 @@ from appliance.game.night import Night
 from appliance.game.rules import HouseRules
 from appliance.game.seating import SeatPlan
 from appliance.game.table import TableRound
-from appliance.nightlog import GAME_LINES, NightFold, dumps, event_line, night_line, round_line
+from appliance.nightlog import GAME_LINES, NightFold, dumps, event_line, join_line, night_line, round_line
 from appliance.game.events import Bell, Call, Roll, Undo
 from appliance.store import EventStore
 from appliance.ui.view import Banner, Card, Move, Panel, TableView, TeamView
@@ -404,6 +404,9 @@ class TableUnit:
             log.error("table %d: the head's night is not this unit's night: ignored (a new night needs "
                       "an empty --data folder)", self.table)
             return ()
+        for name in msg.joined:  # late arrivals: before the round that seats them
+            if name not in self.night.players:
+                self._append(join_line(name))
         if msg.tables and msg.index > self.night.rounds_started:
             if self.table > len(msg.tables):
                 log.error("table %d: the head seats only %d tables: ignored", self.table, len(msg.tables))

@@ -19,6 +19,7 @@ from typing import Any
 
 from appliance.config import read_toml
 from appliance.errors import ConfigError
+from appliance.game.players import PlayerError, check_players
 from appliance.game.rules import HouseRules
 from hardware.config import PinConfig, PinConfigError
 
@@ -77,8 +78,13 @@ def config_from_mapping(data: dict[str, Any], source: str) -> UnitConfig:
     if isinstance(table, bool) or not isinstance(table, int) or table < 1:
         raise ConfigError("table", f"must be a table number from 1, not {table!r}", source)
     players = data.get("players", [])
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+    if not isinstance(players, list):
         raise ConfigError("players", "must be a list of names", source)
+    if players:
+        try:
+            players = list(check_players(players))
+        except PlayerError as exc:
+            raise ConfigError("players", str(exc), source) from None
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ConfigError("seed", "must be a whole number", source)

@@ -7,16 +7,18 @@
 #                           [--password-file FILE]
 #   systemd/install.sh ... --dry-run      print every command it would run, run none (no root)
 #
-# The head unit (table 1) runs the party's mosquitto; `bunco setup-broker` writes one password a
-# unit into /etc/mosquitto/bunco/. Copy a table's file (/etc/mosquitto/bunco/P-tableN.password)
-# to that table and pass it with --password-file, or put it at /etc/bunco/P-tableN.password.
+# The head Pi runs the party's mosquitto, the head unit (rounds, master sheet, hostess screen and
+# page, PIN in /etc/bunco/hostess.pin) and table 1's unit (camera, button, bell; its tally on the
+# head screen). `bunco setup-broker` writes one password a unit into /etc/mosquitto/bunco/. Copy
+# a table's file (/etc/mosquitto/bunco/P-tableN.password) to that table and pass it with
+# --password-file, or put it at /etc/bunco/P-tableN.password.
 #
 # BUNCO_INSTALL_ROOT (for tests and image builds) prefixes every file path this script writes or
 # reads (/opt, /etc, /boot); package and service commands are not affected.
 set -euo pipefail
 
 usage() {
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -81,8 +83,16 @@ MOSQUITTO_CONF_D="$R/etc/mosquitto/conf.d"
 UNIT_DIR="$R/etc/systemd/system"
 CMDLINE="$R/boot/firmware/cmdline.txt"
 [[ -e "$CMDLINE" || ! -e "$R/boot/cmdline.txt" ]] || CMDLINE="$R/boot/cmdline.txt"  # before bookworm
-UNIT="bunco-$ROLE.service"
-OTHER_UNIT="bunco-$([[ $ROLE == head ]] && echo table || echo head).service"
+# the head Pi also plays table 1: both units; a table Pi has only its own
+if [[ $ROLE == head ]]; then
+    UNITS=(bunco-head.service bunco-table.service)
+    OTHER_UNIT=""
+else
+    UNITS=(bunco-table.service)
+    OTHER_UNIT="bunco-head.service"
+fi
+HEAD_PI_DROP_IN="bunco-table.service.d/head-pi.conf"  # table 1 on the head Pi: its own data and config, no screen
+PIN_FILE="$ETC/hostess.pin"
 USER_NAME="bunco"
 GROUPS_NEEDED=(gpio video render input)
 if [[ $ROLE == head ]]; then
@@ -142,6 +152,10 @@ write_new_file() {  # mode owner:group destination text
     mv -f "$tmp" "$dest"
 }
 
+has_candidate() {  # apt knows the package (after its lists were read once)
+    apt-cache policy "$1" 2>/dev/null | grep -Eq '^ *Candidate: *[^( ]'
+}
+
 is_installed() {
     [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
 }
@@ -154,9 +168,17 @@ note "Bunco $ROLE unit, table $TABLE, party '$PARTY', from $SRC$([[ $DRY_RUN -eq
 # "Could not initialize EGL")
 PACKAGES=(python3-venv python3-picamera2 python3-lgpio liblgpio1 libgbm1 libegl1 libgles2 libgl1-mesa-dri)
 [[ $ROLE == head ]] && PACKAGES+=(mosquitto)
+# Raspberry Pi OS's own packages: on another Debian (a PC as the head, a test container) apt has
+# no candidate for them; the unit then runs without picamera2 (a USB camera: --camera 0) and lgpio.
+PI_ONLY=" python3-picamera2 python3-lgpio liblgpio1 "
 MISSING=()
 for p in "${PACKAGES[@]}"; do
-    is_installed "$p" || MISSING+=("$p")
+    is_installed "$p" && continue
+    if [[ "$PI_ONLY" == *" $p "* ]] && ! has_candidate "$p"; then
+        note "no $p in this system's apt sources (not Raspberry Pi OS?): left out"
+        continue
+    fi
+    MISSING+=("$p")
 done
 if [[ ${#MISSING[@]} -gt 0 ]]; then
     run apt-get update
@@ -242,7 +264,8 @@ fi
 if [[ ! -f "$ETC/unit.toml" ]]; then
     PLAYERS_HINT=""
     if [[ $ROLE == head ]]; then
-        PLAYERS_HINT='# The night'"'"'s players: bunco-head needs at least 4 (or a roster file) before it starts.
+        PLAYERS_HINT='# The night'"'"'s players, or type them on the hostess page (its address and QR code are on
+# the head screen).
 # players = ["Stacy", "Carol", "Wanda", "Hannah"]
 '
     fi
@@ -257,6 +280,31 @@ password_file = \"$PASSWORD_FILE\"
 "
 elif ! grep -Eq "^table *= *$TABLE *(#.*)?$" "$ETC/unit.toml"; then
     note "WARNING: $ETC/unit.toml is kept as it is, but does not say 'table = $TABLE'"
+fi
+
+if [[ $ROLE == head ]]; then
+    # table 1's unit on this Pi: its own config (bunco calibrate writes its [camera] here)
+    if [[ ! -f "$ETC/table1.toml" ]]; then
+        write_new_file 0640 "root:$USER_NAME" "$ETC/table1.toml" "# Table 1 on the head Pi, written once by systemd/install.sh (never overwritten).
+table = 1
+
+[network]
+party = \"$PARTY\"
+broker = \"localhost:1883\"
+username = \"$PARTY-table1\"
+password_file = \"/etc/bunco/$PARTY-table1.password\"
+"
+    fi
+    # the hostess's PIN: made once, kept with the unit's secrets, shown on the head screen on request
+    if [[ ! -s "$PIN_FILE" ]]; then
+        if [[ $DRY_RUN -eq 1 ]]; then
+            printf '+ write %q (mode 0600, %s): a new 6-digit PIN\n' "$PIN_FILE" "$USER_NAME:$USER_NAME"
+        else
+            PIN="$(printf '%06d' "$(shuf -i 0-999999 -n 1 --random-source=/dev/urandom)")"
+            write_new_file 0600 "$USER_NAME:$USER_NAME" "$PIN_FILE" "$PIN
+"
+        fi
+    fi
 fi
 
 # --- the screen never sleeps ----------------------------------------------------------------------
@@ -274,14 +322,24 @@ fi
 
 # --- the units ------------------------------------------------------------------------------------
 CHANGED_UNITS=0
-if install_if_changed 0644 root:root "$SRC/systemd/$UNIT" "$UNIT_DIR/$UNIT"; then
+for u in "${UNITS[@]}"; do
+    if install_if_changed 0644 root:root "$SRC/systemd/$u" "$UNIT_DIR/$u"; then
+        CHANGED_UNITS=1
+    fi
+done
+if [[ $ROLE == head ]]; then
+    if install_if_changed 0644 root:root "$SRC/systemd/$HEAD_PI_DROP_IN" "$UNIT_DIR/$HEAD_PI_DROP_IN"; then
+        CHANGED_UNITS=1
+    fi
+elif [[ -f "$UNIT_DIR/$HEAD_PI_DROP_IN" ]]; then
+    run rm -f "$UNIT_DIR/$HEAD_PI_DROP_IN"
     CHANGED_UNITS=1
 fi
 if [[ $CHANGED_UNITS -eq 1 || $RESTART_BROKER -eq 1 ]]; then
     run systemctl daemon-reload
 fi
-if [[ -f "$UNIT_DIR/$OTHER_UNIT" ]]; then
-    note "this Pi was the other role before: switching"
+if [[ -n "$OTHER_UNIT" && -f "$UNIT_DIR/$OTHER_UNIT" ]]; then
+    note "this Pi was the head unit before: switching to a table"
     run systemctl disable --now "$OTHER_UNIT"
     run rm -f "$UNIT_DIR/$OTHER_UNIT"
 fi
@@ -297,10 +355,14 @@ if [[ $ROLE == head ]]; then
         run systemctl reload-or-restart mosquitto.service  # mosquitto rereads passwd and acl on SIGHUP
     fi
 fi
-run systemctl enable "$UNIT"
+run systemctl enable "${UNITS[@]}"
 
 if [[ $ROLE == table && -z "$PASSWORD_SRC" && ! -f "$ETC/$MQTT_USER.password" ]]; then
     note "STILL TO DO: copy /etc/mosquitto/bunco/$MQTT_USER.password from the head unit to $PASSWORD_FILE"
     note "(owner $USER_NAME, mode 0600), e.g. rerun with --password-file FILE"
 fi
-note "done: $UNIT starts at the next boot (or now: systemctl start $UNIT)"
+if [[ $ROLE == head ]]; then
+    note "the hostess page: http://$(hostname).local:8080/ (address, QR code and PIN on the head screen;"
+    note "the PIN: sudo cat /etc/bunco/hostess.pin). Table 1's camera: bunco calibrate --config /etc/bunco/table1.toml"
+fi
+note "done: ${UNITS[*]} start at the next boot (or now: systemctl start ${UNITS[*]})"

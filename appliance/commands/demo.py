@@ -16,11 +16,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, help="folder for the PNG screens")
     p.add_argument("--data", type=Path, help="folder for the units' logs (default: a fresh temporary one)")
+    p.add_argument("--web-port", type=int, default=0,
+                   help="the hostess page's port (default: a free one; its address and PIN are printed)")
 
 
 def run(args: argparse.Namespace) -> int:
     from appliance.demo import run_demo
 
     outcome = run_demo(rounds=args.rounds, fast=args.fast, headless=args.headless, seed=args.seed,
-                       out=args.out, data=args.data)
+                       out=args.out, data=args.data, web_port=args.web_port)
     return 0 if outcome.replay_matches else 1

@@ -10,7 +10,8 @@ HELP = "run a table unit: of a party (the default), or --standalone one-table Bu
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--standalone", action="store_true", help="one-table Bunco with no head unit")
-    p.add_argument("--players", help="standalone seating, clockwise: A,B,C,D (2-4 names)")
+    p.add_argument("--players", help="standalone: the 2-4 players, comma-separated: A,B,C,D; their seats are "
+                   "drawn at random when the night starts (the screen shows them clockwise)")
     p.add_argument("--table", type=int, help="this unit's table number (default: the config's)")
     p.add_argument("--broker", help="host:port of the head's broker (default: the config's, else zeroconf)")
     p.add_argument("--camera", default="picamera",
@@ -51,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, network=dataclasses.replace(config.network, broker=args.broker))
     if args.simulated_players is not None and not args.fake_gpio:
         raise UserError("--simulated-players presses the mock button: add --fake-gpio")
-    players = tuple(p.strip() for p in args.players.split(",")) if args.players else config.players
+    from appliance.commands.head import players_flag
+
+    # checked before any log is opened: one line naming the flag and the player
+    players = players_flag(args.players, at_most=4) if args.players is not None else config.players
     link = None
     if args.standalone:
         unit = open_unit(args.data, players, config, args.seed if args.seed is not None else config.seed)

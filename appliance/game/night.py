@@ -14,11 +14,12 @@ import random
 from dataclasses import dataclass, replace
 
 from appliance.game.events import Call, Roll, TableEvent, Undo
+from appliance.game.players import PlayerError, check_newcomer, check_players
 from appliance.game.prizes import Scorecard, award_prizes, standings
 from appliance.game.round import RoomRound, RoundSetup
 from appliance.game.rules import HouseRules
 from appliance.game.seating import (
-    GHOST_PREFIX, Layout, SeatPlan, check_partners, check_plan, draw_seats, next_seats, plan_layout,
+    Layout, SeatPlan, check_partners, check_plan, draw_seats, next_seats, plan_layout,
 )
 from appliance.game.table import GameError, TableResult, TableSetup
 
@@ -48,11 +49,10 @@ class Night:
     def __init__(self, players: tuple[str, ...], rules: HouseRules, rng: random.Random,
                  heard_bells: bool = False, only: int | None = None) -> None:
         players = tuple(players)
-        if len(set(players)) != len(players):
-            raise GameError("a player is listed twice")
-        for p in players:
-            if not p.strip() or p.startswith(GHOST_PREFIX):
-                raise GameError(f"bad player name {p!r} (empty, or taken by the ghosts)")
+        clean = check_players(players)  # appliance.game.players: the one check of every list
+        for p, c in zip(players, clean):
+            if p != c:
+                raise PlayerError(f"{p!r} has stray spaces (write it {c!r})")
         self.players = players
         self.rules = rules
         self.heard_bells = heard_bells or only is not None
@@ -77,13 +77,42 @@ class Night:
         return self.finished_rounds >= self.total_rounds
 
     def next_plan(self) -> SeatPlan:
-        """The seats of the next round: the draw first, then rotation from the last results."""
+        """The seats of the next round: the draw first, then rotation from the last results.
+
+        After a late arrival the layout may have changed: with the same tables the newcomers
+        take the seats of the ghosts who left (rotation goes on); with more or fewer tables
+        the seats are drawn again.
+        """
         if not self.played:
             return draw_seats(self.players, self.layout, self._seat_rng)
         if self.only is not None:
             raise GameError("a party table gets its seats from the head unit")
         last = self.played[-1]
-        return next_seats(last.plan, last.results, self.layout, len(self.played))
+        if len(last.plan.tables) != self.layout.tables or any(
+                len(t) != slot.size for t, slot in zip(last.plan.tables, self.layout.slots)):
+            return draw_seats(self.players, self.layout, self._seat_rng)
+        seated = {p for t in last.plan.tables for p in t}
+        old_ghosts = tuple(sorted(p for p in seated if p not in self.players))
+        moved = next_seats(last.plan, last.results, Layout(self.layout.slots, old_ghosts), len(self.played))
+        newcomers = iter(p for p in self.players if p not in seated)
+        leaving = set(old_ghosts) - set(self.layout.ghosts)
+        return SeatPlan(tuple(tuple(next(newcomers) if p in leaving else p for p in t) for t in moved.tables))
+
+    def add_player(self, name: str) -> None:
+        """A late arrival, between rounds: a new scorecard (no marks for the rounds before)."""
+        if self.current is not None and self.current.complete:
+            self.close_round()
+        elif self.current is not None and self.only is not None:  # the head moved on (see start_round)
+            self._skip(self._plan)
+        if self.current is not None:
+            raise GameError(f"{name} can join only between rounds (round {self.rounds_started} is under way)")
+        if self.over:
+            raise GameError("the night is over")
+        if name != check_newcomer(name, self.players):
+            raise PlayerError(f"{name!r} has stray spaces")
+        self.players = self.players + (name,)
+        self.layout = plan_layout(len(self.players), self.rules)
+        self.cards[name] = Scorecard(marks=[""] * len(self.played))
 
     @property
     def rounds_started(self) -> int:

@@ -54,6 +54,8 @@ class UnitClient:
         self._client.will_set(status_topic, messages.encode(messages.StatusMsg(unit, "offline")), qos=1, retain=True)
         self._client.reconnect_delay_set(min_delay=1, max_delay=2)
         self._client.on_connect = self._connected
+        self._client.on_connect_fail = self._connect_failed
+        self._failing = False  # said once per outage: the broker cannot be reached (a bad name, nobody there)
         self._client.on_disconnect = self._disconnected
         self._client.on_message = self._message
         self._client.on_socket_open = _no_delay
@@ -112,7 +114,14 @@ class UnitClient:
         client.publish(self.status_topic, messages.encode(messages.StatusMsg(self.unit, "online")), qos=1, retain=True)
         self.connects += 1
         self.connected.set()
+        self._failing = False
         log.info("%s: connected to %s", self.unit, self.broker)
+
+    def _connect_failed(self, client, userdata) -> None:
+        if not self._failing and not self._stopping:
+            self._failing = True
+            log.warning("%s: cannot reach the broker %s (is the name right, is it running?); trying again",
+                        self.unit, self.broker)
 
     def _disconnected(self, client, userdata, flags, reason, properties) -> None:
         if self.connected.is_set() and not self._stopping:

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.game.players import PlayerError, check_newcomer, check_players
+
 VERSION = 1
 MAX_BYTES = 64 * 1024  # a whole night's seat plan is a few hundred bytes; this is generous
 PHASES = ("waiting", "playing", "ending", "between", "over")
@@ -32,6 +34,7 @@ class RoundMsg:
     tables: tuple[tuple[str, ...], ...]  # this round's seats (empty before the first)
     next: tuple[tuple[str, ...], ...] = ()  # the next round's seats, once known (phase between)
     starts_in: float = 0.0              # seconds to the next round's bell, in phase between
+    joined: tuple[str, ...] = ()        # late arrivals, in order (each a `join` line after the night line)
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ def encode(msg: Message) -> bytes:
     if isinstance(msg, RoundMsg):
         obj = {"night": msg.night, "index": msg.index, "phase": msg.phase,
                "tables": [list(t) for t in msg.tables], "next": [list(t) for t in msg.next],
-               "starts_in": msg.starts_in}
+               "starts_in": msg.starts_in, "joined": list(msg.joined)}
     elif isinstance(msg, EventMsg):
         obj = {"table": msg.table, "seq": msg.seq, "body": msg.body}
     elif isinstance(msg, AckMsg):
@@ -126,8 +129,18 @@ def decode_round(payload: bytes) -> RoundMsg:
     starts_in = obj.get("starts_in", 0.0)
     if isinstance(starts_in, bool) or not isinstance(starts_in, (int, float)) or not 0 <= starts_in < 3600:
         raise BadMessage(f"'starts_in' must be seconds, not {starts_in!r}")
+    players = night.get("players")
+    joined = obj.get("joined", [])
+    if not isinstance(joined, list):
+        raise BadMessage("'joined' must be a list of names")
+    try:  # a night no unit could fold is dropped here, not in a unit's log
+        check_players(players if isinstance(players, list) else [players])
+        for i, name in enumerate(joined):
+            check_newcomer(name, [*players, *joined[:i]])
+    except PlayerError as exc:
+        raise BadMessage(f"the night's players: {exc}") from None
     return RoundMsg(night, _int(obj, "index"), phase, _plan(obj.get("tables"), "tables"),
-                    _plan(obj.get("next", []), "next"), float(starts_in))
+                    _plan(obj.get("next", []), "next"), float(starts_in), tuple(joined))
 
 
 def decode_event(payload: bytes, table: int) -> EventMsg:

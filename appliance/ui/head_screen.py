@@ -7,6 +7,7 @@ head_layout_for() so the tests check pixels where things are meant to be.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -132,6 +133,10 @@ def _draw_card(surface: pygame.Surface, rect: pygame.Rect, tally: TableTally, to
     dot = (status.x - 2 * r, top.centery)
     pygame.draw.circle(surface, colour, dot, r, 0 if not offline else max(2, r // 2))
     body = pygame.Rect(inner.x, top.bottom, inner.w, inner.bottom - top.bottom)
+    if not tally.teams:  # before the start: the table is expected, nobody sits there yet
+        draw_text(surface, "ready" if tally.status == "online" else "not switched on yet",
+                  body.inflate(-pad, -body.h // 3), TEXT if tally.status == "online" else DIM, align="center")
+        return
     n = max(1, len(tally.teams))
     line_h = body.h // n
     top_points = max((t.points for t in tally.teams), default=0)
@@ -228,8 +233,11 @@ def draw_head(surface: pygame.Surface, view: HeadView) -> HeadLayout:
     draw_text(surface, "Head table · Hostess", lay.title, TEXT)
     phase = {"waiting": "waiting for the bell", "playing": "playing", "ending": "last turns",
              "roll_off": "roll-offs", "over": "round over"}[view.phase]
-    draw_text(surface, f"Set {view.set_no} · Round {view.round_no} ({ordinal_word(view.target)}) · {phase}",
-              lay.subtitle, DIM, align="center")
+    if view.phase == "waiting" and not view.sheet:
+        subtitle = "before the start: the tables"
+    else:
+        subtitle = f"Set {view.set_no} · Round {view.round_no} ({ordinal_word(view.target)}) · {phase}"
+    draw_text(surface, subtitle, lay.subtitle, DIM, align="center")
     words, colour = NETWORK_LOOK[view.network]
     draw_text(surface, words, lay.network, colour, align="right")
 
@@ -242,6 +250,14 @@ def draw_head(surface: pygame.Surface, view: HeadView) -> HeadLayout:
 
     offline = [t.table for t in view.tables if t.status == "offline"]
     news = sorted(view.banners, key=lambda b: BANNER_PRIORITY.index(b.kind))
+    full_banner = lay.banner
+    if view.buttons:  # the touch buttons take the right of the banner line
+        from appliance.ui.head_controls import bar_rect
+
+        bar = bar_rect(surface.get_size(), lay.banner)
+        lay = dataclasses.replace(lay, banner=pygame.Rect(lay.banner.x, lay.banner.y,
+                                                          bar.x - lay.banner.x - max(4, lay.banner.h // 8),
+                                                          lay.banner.h))
     if news:
         bg, fg = BANNER_COLOURS[news[0].kind]
         pygame.draw.rect(surface, bg, lay.banner, border_radius=max(4, round(8 * lay.unit)))
@@ -255,4 +271,8 @@ def draw_head(surface: pygame.Surface, view: HeadView) -> HeadLayout:
         if notes:
             draw_text(surface, "   ".join(notes), lay.banner.inflate(-lay.banner.h, -lay.banner.h // 4), DIM,
                       align="center")
-    return lay
+    if view.buttons or view.overlay is not None:
+        from appliance.ui.head_controls import draw_controls
+
+        draw_controls(surface, full_banner, tuple(view.buttons), view.overlay)
+    return dataclasses.replace(lay, banner=full_banner)

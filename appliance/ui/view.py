@@ -9,6 +9,7 @@ Checks in __post_init__ catch a mis-built view where it is made, not as a garble
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 # Banner kinds, most important first: only the first one gets the big strip on a small
 # screen. A celebration beats a prompt (press BUNCO! still shows under it), a prompt
@@ -220,6 +221,8 @@ class HeadView:
     prizes: tuple[Prize, ...] = ()
     banners: tuple[Banner, ...] = ()
     network: str = "online"         # the broker, as the head sees it
+    buttons: tuple[Any, ...] = ()   # the touch buttons (appliance.ui.head_controls.Button)
+    overlay: Any = None             # a panel over it all (head_controls.Overlay): QR and PIN, undo, a question
 
     def __post_init__(self) -> None:
         if self.phase not in PHASES:

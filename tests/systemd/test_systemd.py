@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 SYSTEMD = REPO / "systemd"
 INSTALL = SYSTEMD / "install.sh"
 UNITS = ("bunco-head.service", "bunco-table.service")
+HEAD_PI_DROP_IN = "bunco-table.service.d/head-pi.conf"
 BUNCO_BIN = "/opt/bunco/venv/bin/bunco"
 HOST_MOSQUITTO_UNITS = (Path("/lib/systemd/system/mosquitto.service"), Path("/usr/lib/systemd/system/mosquitto.service"))
 
@@ -94,6 +95,23 @@ def test_units_pass_systemd_analyze_verify(verify_dir):
     assert verify(*(verify_dir / name for name in UNITS)) == []
 
 
+def test_head_pi_table_drop_in_passes_verify(verify_dir):
+    """Table 1 on the head Pi: bunco-table.service with head-pi.conf beside it (verify reads <unit>.d/)."""
+    drop_in = (SYSTEMD / HEAD_PI_DROP_IN).read_text()
+    assert drop_in.count(BUNCO_BIN) == 1
+    target = verify_dir / HEAD_PI_DROP_IN
+    target.parent.mkdir()
+    target.write_text(drop_in.replace(BUNCO_BIN, str(verify_dir / "bin" / "bunco")))
+    assert verify(verify_dir / "bunco-table.service") == []
+    conf = parse_unit(SYSTEMD / HEAD_PI_DROP_IN)["Service"]
+    # the second ExecStart replaces the unit's: its own data and config, no screen (the head has tty1)
+    assert conf["ExecStart"] == ["", f"{BUNCO_BIN} table --headless --data /var/lib/bunco/table1 "
+                                     "--config /etc/bunco/table1.toml"]
+    assert conf["TTYPath"] == [""] and conf["StandardInput"] == ["null"]
+    target.write_text(target.read_text() + "Restartt=always\n")
+    assert any("Restartt" in line for line in verify(verify_dir / "bunco-table.service"))
+
+
 def test_verify_does_catch_a_broken_unit(verify_dir):
     """The check above can fail: a misspelt key and a bad value are reported."""
     unit = verify_dir / "bunco-table.service"
@@ -128,7 +146,8 @@ def test_mosquitto_drop_in_passes_verify(tmp_path):
 def test_unit_settings(name, command):
     unit = parse_unit(SYSTEMD / name)
     svc = unit["Service"]
-    assert svc["ExecStart"] == [f"{BUNCO_BIN} {command} --data /var/lib/bunco --config /etc/bunco/unit.toml"]
+    extra = " --no-gpio --web-port 8080 --pin-file /etc/bunco/hostess.pin" if command == "head" else ""
+    assert svc["ExecStart"] == [f"{BUNCO_BIN} {command} --data /var/lib/bunco --config /etc/bunco/unit.toml{extra}"]
     assert svc["Type"] == ["notify"] and svc["NotifyAccess"] == ["main"]
     assert 10 <= int(svc["WatchdogSec"][0]) <= 120
     assert svc["Restart"] == ["on-failure"]
@@ -217,7 +236,14 @@ def missing_packages(role: str) -> list[str]:
         done = subprocess.run([dpkg, "-W", "-f=${Status}", pkg], capture_output=True, text=True)
         return done.stdout == "install ok installed"
 
-    return [p for p in wanted if not installed(p)]
+    def candidate(pkg: str) -> bool:  # Raspberry Pi OS's own packages are left out where apt has none
+        if pkg not in ("python3-picamera2", "python3-lgpio", "liblgpio1"):
+            return True
+        done = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True)
+        line = next((x for x in done.stdout.splitlines() if "Candidate:" in x), "")
+        return bool(line) and "(none)" not in line
+
+    return [p for p in wanted if not installed(p) and candidate(p)]
 
 
 def assert_apt_step(role: str, out: str) -> None:
@@ -250,16 +276,49 @@ def test_dry_run_head(fresh_root):
     assert f"sed -i '1s/$/ consoleblank=0/' {r}/boot/firmware/cmdline.txt" in cmds
     assert "systemctl daemon-reload" in cmds
     assert "systemctl enable mosquitto.service" in cmds
-    assert cmds[-1] == "systemctl enable bunco-head.service"
-    assert "bunco-table.service" not in done.stdout
+    # the head Pi plays table 1: both units, table 1's with the head-Pi drop-in, both enabled
+    assert cmds[-1] == "systemctl enable bunco-head.service bunco-table.service"
+    checkout = installer_checkout() / "systemd"
+    for name in (*UNITS, HEAD_PI_DROP_IN):
+        assert any(c.endswith(f"{checkout}/{name} {r}/etc/systemd/system/{name}") for c in cmds), name
+    assert not any("disable" in c and "bunco-table" in c for c in cmds)
     assert 'username = "spring-head"' in done.stdout
     assert 'password_file = "/etc/bunco/spring-head.password"' in done.stdout
-    toml = "\n".join(line[4:] for line in done.stdout.splitlines() if line.startswith("|   "))
-    unit = config_from_mapping(tomllib.loads(toml), "unit.toml")
+    assert f"+ write {r}/etc/bunco/hostess.pin (mode 0600, bunco:bunco): a new 6-digit PIN" in done.stdout
+    configs = written(done.stdout)
+    unit = config_from_mapping(tomllib.loads(configs[f"{r}/etc/bunco/unit.toml"]), "unit.toml")
     assert unit.table == 1 and unit.network.host_port() == ("localhost", 1883)
     # the players hint, once uncommented, is a top-level key (not swallowed by [network])
+    toml = configs[f"{r}/etc/bunco/unit.toml"]
     assert len(config_from_mapping(tomllib.loads(toml.replace("# players", "players")), "unit.toml").players) == 4
+    table1 = config_from_mapping(tomllib.loads(configs[f"{r}/etc/bunco/table1.toml"]), "table1.toml")
+    assert table1.table == 1 and table1.network.host_port() == ("localhost", 1883)
+    assert table1.network.username == "spring-table1"
+    assert table1.network.password_file == Path("/etc/bunco/spring-table1.password")
+    # both units' credentials are copied for them to read
+    for u in ("spring-head", "spring-table1"):
+        assert any(c.endswith(f"{r}/etc/mosquitto/bunco/{u}.password {r}/etc/bunco/{u}.password") for c in cmds)
+    # the units read what the installer writes
+    head = parse_unit(SYSTEMD / "bunco-head.service")["Service"]["ExecStart"][0]
+    assert "--pin-file /etc/bunco/hostess.pin" in head and "--no-gpio" in head
+    assert "--config /etc/bunco/table1.toml" in (SYSTEMD / HEAD_PI_DROP_IN).read_text()
     assert snapshot(fresh_root) == before  # ran nothing
+
+
+def written(out: str) -> dict[str, str]:
+    """The files a dry run would write: path -> text (from its '+ write PATH ...:' blocks)."""
+    files: dict[str, str] = {}
+    current = None
+    for line in out.splitlines():
+        m = re.match(r"^\+ write (\S+) \(", line)
+        if m:
+            current = m.group(1)
+            files[current] = ""
+        elif line.startswith("|   ") and current is not None:
+            files[current] += line[4:] + "\n"
+        else:
+            current = None
+    return files
 
 
 def test_dry_run_table(fresh_root):
@@ -272,6 +331,7 @@ def test_dry_run_table(fresh_root):
     assert not any("setup-broker" in c for c in cmds)
     assert any("venv --system-site-packages" in c for c in cmds)
     assert cmds[-1] == "systemctl enable bunco-table.service"
+    assert "head-pi.conf" not in done.stdout and "hostess.pin" not in done.stdout
     # the unit's config, as the network code reads it
     toml = "\n".join(line[4:] for line in done.stdout.splitlines() if line.startswith("|   "))
     config = tomllib.loads(toml)

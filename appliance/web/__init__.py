@@ -1,0 +1,1 @@
+"""The hostess's page: served by the head unit on the party's network (aiohttp, no build step)."""
