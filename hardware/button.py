@@ -125,16 +125,14 @@ class PressButton:
 
         gpiozero records the edge's own timestamp on the device (`_last_changed`: on a Pi the
         kernel's event time, CLOCK_MONOTONIC by default; on a MockPin the drive time) just before
-        it calls us from the same thread; its factory's ticks() is the same clock. Anything
-        implausible falls back to now.
+        it calls us from the same thread. Its local factories (lgpio's, the mock) tick on
+        time.monotonic(); a factory on another clock fails the range check and gets now.
         """
         now = time.monotonic()
-        factory = self.device.pin_factory
-        try:
-            age = factory.ticks_diff(factory.ticks(), self.device._last_changed)
-        except (AttributeError, TypeError):
-            return now
-        return now - age if 0.0 <= age < 60.0 else now
+        edge = getattr(self.device, "_last_changed", None)
+        if isinstance(edge, float) and 0.0 <= now - edge < 60.0:
+            return edge
+        return now
 
     def _activated(self) -> None:
         self._edge(True)
