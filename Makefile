@@ -15,12 +15,15 @@ VENV_PACKAGE = python$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.versi
 # The Debian releases `make fresh-check` tries.
 SUITES ?= bookworm trixie
 
+# Waits for dpkg's lock (a fresh Pi's first-boot upgrades, another apt) instead of failing at once.
+APT_GET = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
+
 # apt_install WHY, PACKAGES: one line saying what is installed and why, then apt-get (quiet unless it fails).
 define apt_install
 	@echo "installing $(2) with apt-get$(if $(SUDO), (sudo)): $(1)"
 	@command -v apt-get >/dev/null || { echo "no apt-get here: install $(2) yourself, then run make again"; exit 2; }
-	@$(SUDO) apt-get update -qq
-	@$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null
+	@$(APT_GET) update -qq
+	@$(APT_GET) install -y -qq $(2) >/dev/null
 endef
 
 .PHONY: demo test venv venv-package system system-packages fresh-check clean
