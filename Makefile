@@ -56,7 +56,7 @@ system-packages:
 # A minbase Debian chroot per suite, a clone with no origin and no ../shared, the two commands above
 # (tools/fresh-check; 10-20 minutes a suite, as root). Not part of `make test`.
 fresh-check:
-	$(SUDO) nice -n 19 tools/fresh-check $(SUITES)
+	$(SUDO) env $(if $(FRESH_CHECK_COMMIT),FRESH_CHECK_COMMIT=$(FRESH_CHECK_COMMIT)) nice -n 19 tools/fresh-check $(SUITES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
