@@ -128,7 +128,7 @@ def calibrate(frames: Sequence[np.ndarray], *, reader: Callable[..., FrameReadin
               use_reader: bool = True) -> Calibration:
     """Measure the tray region and the die size from a few frames of the tray with dice in it.
 
-    reader(frame, die_size_px=..., roi=...) defaults to vision.pips.read_frame."""
+    reader(frame, die_size_px=..., roi=...) defaults to vision.reader.read_frame."""
     if not frames:
         raise CalibrationError("no frames to calibrate from: is the camera giving pictures?")
     h, w = frames[0].shape[:2]
@@ -140,7 +140,7 @@ def calibrate(frames: Sequence[np.ndarray], *, reader: Callable[..., FrameReadin
     size_reader = None
     if use_reader:
         if reader is None:
-            from vision.pips import read_frame as reader
+            from vision.reader import read_frame as reader
         own = reader(frames[-1], die_size_px=None, roi=roi)  # the reader's own idea of the size
         if own.die_size_px:
             size_reader = float(own.die_size_px)

@@ -84,6 +84,11 @@ class SetScore:
         return sum(s.recalled for s in scored) / max(1, sum(s.labelled for s in scored))
 
     @property
+    def dice(self) -> int:
+        """The labelled dice of the images scored."""
+        return sum(s.labelled for s in self.images)
+
+    @property
     def extra_dice(self) -> int:
         return sum(s.extra for s in self.images)
 
@@ -107,6 +112,7 @@ class SetScore:
         recall = self.die_recall
         return {
             "images": self.n,
+            "dice": self.dice,
             "exact": round(self.exact, 4),
             "die_recall": None if recall is None else round(recall, 4),
             "extra_dice": self.extra_dice,

@@ -117,7 +117,7 @@ class SettleDetector:
     # ------------------------------------------------------------------ the reader
     def _read(self, frame: np.ndarray) -> FrameReading:
         if self.reader is None:
-            from vision.pips import read_frame  # lazy: the reader pulls in its own modules
+            from vision.reader import read_frame  # lazy: the reader loads its networks
 
             roi = self.roi
             self.reader = lambda f: read_frame(f, roi=roi)

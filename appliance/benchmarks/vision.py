@@ -1,4 +1,4 @@
-"""`bunco bench vision DIR`: accuracy and speed of the pip reader on a labelled photo set."""
+"""`bunco bench vision DIR`: accuracy and speed of the dice reader on a labelled photo set."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ from pathlib import Path
 
 from appliance.errors import UserError
 
-HELP = "pip reader on a labelled set (DIR/images + labels.csv [+ boxes.csv, label_issues.csv])"
+HELP = "dice reader on a labelled set (DIR/images + labels.csv [+ boxes.csv, label_issues.csv])"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", metavar="DIR", help="a set folder laid out like shared/dice/<set>/")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--split", choices=("all", "even", "odd"), default="all",
-                        help="score every image, or only even- / odd-indexed ones (train/held-out)")
+    parser.add_argument("--split", choices=("all", "val", "train"), default="all",
+                        help="score every image, or only the validation photos the networks never trained on "
+                             "(vision.split), or only the training ones")
+    parser.add_argument("--reader", choices=("learned", "pips"), default="learned",
+                        help="the learned reader (vision.reader, default) or the hand-tuned pip reader")
     parser.add_argument("--change", default="none", metavar="NAME[,NAME...]",
                         help="read each photo as another camera or room would take it: "
                              "scale0.6, dark0.6, blur1, jpeg40, ... (vision.retake; 'list' lists them); "
@@ -29,8 +32,13 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.evaluate import evaluate_set
-    from vision.pips import read_frame
     from vision.retake import CHANGES
+    from vision.split import is_validation
+
+    if args.reader == "pips":
+        from vision.pips import read_frame
+    else:
+        from vision.reader import read_frame
 
     if args.change == "list":
         print(" ".join(CHANGES))
@@ -46,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)  # the figure we quote is one core's
     select = None
     if args.split != "all":
-        parity = 0 if args.split == "even" else 1
-        select = lambda i, _img: i % 2 == parity  # noqa: E731
+        want = args.split == "val"
+        select = lambda _i, img: is_validation(folder.resolve().name, img.file) == want  # noqa: E731
     results = []
     for name in names:
         try:
@@ -90,6 +98,7 @@ def _print(result: dict, name: str) -> None:
     print(f"images      {result['images']}" + (f" (as {name})" if name != "none" else ""))
     print(f"exact       {result['exact']:.1%}")
     print(f"die recall  {'n/a (no boxes.csv)' if recall is None else f'{recall:.1%}'}")
+    print(f"dice        {result['dice']}")
     print(f"extra dice  {result['extra_dice']}")
     wrong = result["wrong_dice"]
     print(f"wrong dice  {'n/a (no boxes.csv)' if wrong is None else wrong}")

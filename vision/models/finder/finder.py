@@ -1,0 +1,92 @@
+"""Finder: a frame in, the dice's centres and sizes out (a heatmap network run by cv2.dnn).
+
+The network sees the frame letterboxed to 256x256 (the longer side scaled to 256, pasted top-left
+on black) and gives two 64x64 maps: "heat", how sure it is that a die's centre lies in each cell
+(sigmoid applied in the net), and "size", the die's side there in input pixels / 64. A die is a
+3x3 local maximum of the heat over a threshold; its centre is refined to the heat-weighted mean of
+that 3x3 neighbourhood (a cell is 4 input pixels, a few frame pixels: too coarse for a crop's
+centre on small dice otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from vision.models import load, model_path
+
+INPUT = 256  # the network's square input
+STRIDE = 4  # input pixels per heat cell (256 / 64)
+SIZE_UNIT = 64.0  # the size map's unit, in input pixels
+
+
+class Found(NamedTuple):
+    """One die the finder found, in the frame's pixels: (xc, yc, side, score)."""
+
+    xc: float
+    yc: float
+    side: float  # the die's side (its box's longer side)
+    score: float  # the heat at its centre, 0..1
+
+
+def letterbox(frame: np.ndarray, size: int = INPUT) -> tuple[np.ndarray, float]:
+    """The frame scaled so its longer side is `size`, pasted top-left on a black square, and the scale."""
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    square = np.zeros((size, size, 3), np.uint8)
+    square[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    return square, scale
+
+
+class Finder:
+    """finder(frame_bgr) -> [Found], best first. The net is read on first use (vision.models.load)."""
+
+    def __init__(self, threshold: float = 0.3, path=None) -> None:
+        self.threshold = threshold
+        self.path = path if path is not None else model_path("finder")
+
+    def maps(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """The 64x64 heat and size maps of a frame, and the letterbox scale (input px / frame px)."""
+        if frame_bgr.ndim == 2:
+            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+        square, scale = letterbox(frame_bgr)
+        net = load(self.path)
+        net.setInput(cv2.dnn.blobFromImage(square, 1 / 255.0, (INPUT, INPUT), swapRB=False), "image")
+        heat, size = net.forward(["heat", "size"])
+        return heat[0, 0], size[0, 0], scale
+
+    def __call__(self, frame_bgr: np.ndarray) -> list[Found]:
+        heat, size, scale = self.maps(frame_bgr)
+        return peaks(heat, size, scale, self.threshold, frame_bgr.shape[1], frame_bgr.shape[0])
+
+
+def peaks(heat: np.ndarray, size: np.ndarray, scale: float, threshold: float,
+          width: int, height: int) -> list[Found]:
+    """The 3x3 local maxima of `heat` over `threshold`, in frame pixels, best first.
+
+    Plateaus (two equal neighbouring cells) would give two dice for one: of equal cells only the
+    first in raster order is kept.
+    """
+    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
+    padded = np.pad(heat, 1)
+    taken = np.zeros(heat.shape, bool)
+    out: list[Found] = []
+    for y, x in sorted(zip(ys.tolist(), xs.tolist()), key=lambda p: -heat[p]):
+        if taken[max(0, y - 1):y + 2, max(0, x - 1):x + 2].any():
+            continue
+        taken[y, x] = True
+        win = padded[y:y + 3, x:x + 3]
+        total = float(win.sum())
+        dy = float((win.sum(axis=1) * (-1, 0, 1)).sum()) / total
+        dx = float((win.sum(axis=0) * (-1, 0, 1)).sum()) / total
+        xc = ((x + dx + 0.5) * STRIDE) / scale
+        yc = ((y + dy + 0.5) * STRIDE) / scale
+        if xc >= width or yc >= height:
+            continue  # in the letterbox's black padding
+        side = float(size[y, x]) * SIZE_UNIT / scale
+        out.append(Found(xc, yc, side, float(heat[y, x])))
+    return out

@@ -1,0 +1,86 @@
+"""The dice reader: a frame in, the dice's values out (vision.dice's FrameReading).
+
+Two small networks do the work (vision.models): the finder says where the dice are and how big,
+the face reader says which face each one shows. A die the face net is unsure of, or calls "not a
+readable die" while the finder is sure a die lies there, is Unreadable: the table asks for a
+re-roll rather than score a guess. A find the face net calls "not a die" and the finder was not
+sure of is dropped (a stray find on the floor or a hand).
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from vision.dice import Die, FrameReading, Unreadable
+from vision.models.face.face import CROP_GROW, FaceReader
+from vision.models.finder.finder import Finder
+
+# Thresholds, chosen on the validation photos (vision.split) of the shared sets: see THRESHOLDS_NOTE.
+FIND_AT = 0.3  # the finder's heat over which a peak is a die candidate
+SURE_DIE = 0.6  # a candidate this sure is a die: "not a die" from the face net makes it Unreadable
+READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks for a re-roll)
+# die_size_px, when the caller knows it: finds whose side is off by more than this factor are not
+# dice of this tray (a pip read as a tiny die, a hand's knuckle as a big one)
+SIZE_FACTOR = 2.0
+
+_FINDER = Finder(FIND_AT)
+_FACES = FaceReader()
+
+Roi = tuple[int, int, int, int]
+
+
+def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
+               roi: Roi | None = None) -> FrameReading:
+    """Read every die in the frame (in the roi only when one is given: x, y, w, h in pixels).
+
+    die_size_px is the die edge the caller measured (`bunco calibrate`), or None: the finder sizes
+    each die itself either way; a known size only drops finds of another size.
+    """
+    t0 = time.perf_counter()
+    ox = oy = 0
+    view = frame_bgr
+    if roi is not None:
+        x, y, w, h = roi
+        x0, y0 = max(0, int(x)), max(0, int(y))
+        x1, y1 = min(frame_bgr.shape[1], int(x + w)), min(frame_bgr.shape[0], int(y + h))
+        if x1 <= x0 or y1 <= y0:
+            return FrameReading(ms=(time.perf_counter() - t0) * 1000.0)
+        view, ox, oy = frame_bgr[y0:y1, x0:x1], x0, y0
+    finds = _FINDER(view)
+    if die_size_px:
+        finds = [f for f in finds if 1 / SIZE_FACTOR <= f.side / die_size_px <= SIZE_FACTOR]
+    reads = _FACES([_cut_square(view, f.xc, f.yc, CROP_GROW * f.side) for f in finds])
+    dice: list[Die] = []
+    unreadable: list[Unreadable] = []
+    for f, r in zip(finds, reads):
+        box = ((f.xc + ox, f.yc + oy), (f.side, f.side), 0.0)
+        if r.value is None:
+            if f.score >= SURE_DIE:
+                unreadable.append(Unreadable(box, "unclear"))
+        elif r.confidence < READ_AT:
+            unreadable.append(Unreadable(box, "unclear"))
+        else:
+            dice.append(Die(r.value, box, r.confidence))
+    sides = [f.side for f in finds]
+    size = float(np.median(sides)) if sides else die_size_px
+    return FrameReading(tuple(dice), tuple(unreadable), size, (time.perf_counter() - t0) * 1000.0)
+
+
+def _cut_square(frame: np.ndarray, xc: float, yc: float, side: float, out: int = 32) -> np.ndarray:
+    """An axis-aligned square of `side` centred at (xc, yc), border replicated, scaled to out x out
+    with INTER_AREA (placeholder until vision.drawn.cut_square lands)."""
+    half = side / 2.0
+    x0, y0 = int(round(xc - half)), int(round(yc - half))
+    s = max(1, int(round(side)))
+    h, w = frame.shape[:2]
+    pad = max(0, -x0, -y0, x0 + s - w, y0 + s - h)
+    if pad:
+        frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        x0, y0 = x0 + pad, y0 + pad
+    return cv2.resize(frame[y0:y0 + s, x0:x0 + s], (out, out), interpolation=cv2.INTER_AREA)
+
+
+__all__ = ["read_frame"]
