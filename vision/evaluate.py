@@ -212,6 +212,37 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
                       reading.ms, True, wrong)
 
 
+# The drawn validation sets: dice of colours the shared photo sets lack (body, pips as vision.drawn names them).
+DRAWN_SETS: dict[str, tuple[str, str]] = {
+    "red/white": ("red", "white"), "pink/black": ("pink", "black"),
+    "black/white": ("black", "white"), "blue/white": ("blue", "white"),
+}
+
+
+def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str], frames: int = 40, *,
+                   dice: int = 3, size: tuple[int, int] = (640, 480), seed: int = 0) -> SetScore:
+    """Read `frames` trays drawn by vision.drawn, each with `dice` dice of one look (body, pips), and
+    score them like a labelled photo set (every drawn die's box is its label).
+
+    The seed fixes every frame, so two readers (or two runs) see the same trays; the seed is not
+    one training draws from (vision/training uses its own), so these trays are validation.
+    """
+    import numpy as np
+
+    from vision.drawn import compose_tray, random_look
+
+    rng = np.random.default_rng([seed, 7919])
+    score = SetScore()
+    w, h = size
+    for i in range(frames):
+        frame, drawn = compose_tray(rng, w, h, count=dice, side=(24.0, 90.0),
+                                    looks=[random_look(rng, *look)], kind=None)
+        boxes = tuple((d.value, d.xc / w, d.yc / h, d.w / w, d.h / h) for d in drawn)
+        image = LabelledImage(f"drawn_{i}", Path(f"drawn_{i}"), tuple(sorted(d.value for d in drawn)), boxes)
+        score.images.append(score_image(image, read(frame), w, h))
+    return score
+
+
 def evaluate_set(folder: str | Path, read: Callable[..., FrameReading],
                  files: Callable[[int, LabelledImage], bool] | None = None,
                  change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import time
 
-import cv2
 import numpy as np
 
 from vision.dice import Die, FrameReading, Unreadable
+from vision.drawn import cut_square
 from vision.models.face.face import CROP_GROW, FaceReader
 from vision.models.finder.finder import Finder
 
@@ -25,6 +25,7 @@ READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks
 # die_size_px, when the caller knows it: finds whose side is off by more than this factor are not
 # dice of this tray (a pip read as a tiny die, a hand's knuckle as a big one)
 SIZE_FACTOR = 2.0
+MAX_FINDS = 24  # more candidates than any tray holds: the rest are noise, not worth a face read
 
 _FINDER = Finder(FIND_AT)
 _FACES = FaceReader()
@@ -49,10 +50,10 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         if x1 <= x0 or y1 <= y0:
             return FrameReading(ms=(time.perf_counter() - t0) * 1000.0)
         view, ox, oy = frame_bgr[y0:y1, x0:x1], x0, y0
-    finds = _FINDER(view)
+    finds = _FINDER(view)[:MAX_FINDS]
     if die_size_px:
         finds = [f for f in finds if 1 / SIZE_FACTOR <= f.side / die_size_px <= SIZE_FACTOR]
-    reads = _FACES([_cut_square(view, f.xc, f.yc, CROP_GROW * f.side) for f in finds])
+    reads = _FACES([cut_square(view, f.xc, f.yc, CROP_GROW * f.side) for f in finds])
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
     for f, r in zip(finds, reads):
@@ -67,20 +68,6 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     sides = [f.side for f in finds]
     size = float(np.median(sides)) if sides else die_size_px
     return FrameReading(tuple(dice), tuple(unreadable), size, (time.perf_counter() - t0) * 1000.0)
-
-
-def _cut_square(frame: np.ndarray, xc: float, yc: float, side: float, out: int = 32) -> np.ndarray:
-    """An axis-aligned square of `side` centred at (xc, yc), border replicated, scaled to out x out
-    with INTER_AREA (placeholder until vision.drawn.cut_square lands)."""
-    half = side / 2.0
-    x0, y0 = int(round(xc - half)), int(round(yc - half))
-    s = max(1, int(round(side)))
-    h, w = frame.shape[:2]
-    pad = max(0, -x0, -y0, x0 + s - w, y0 + s - h)
-    if pad:
-        frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        x0, y0 = x0 + pad, y0 + pad
-    return cv2.resize(frame[y0:y0 + s, x0:x0 + s], (out, out), interpolation=cv2.INTER_AREA)
 
 
 __all__ = ["read_frame"]

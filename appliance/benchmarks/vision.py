@@ -13,7 +13,12 @@ HELP = "dice reader on a labelled set (DIR/images + labels.csv [+ boxes.csv, lab
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dir", metavar="DIR", help="a set folder laid out like shared/dice/<set>/")
+    parser.add_argument("dir", metavar="DIR", nargs="?",
+                        help="a set folder laid out like shared/dice/<set>/ (or --drawn)")
+    parser.add_argument("--drawn", action="store_true",
+                        help="instead of photos, 640x480 trays of three dice drawn by vision.drawn in the colours "
+                             "the photo sets lack (red/white, pink/black, black/white, blue/white): one result each")
+    parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a colour (default 40)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--split", choices=("all", "val", "train"), default="all",
                         help="score every image, or only the validation photos the networks never trained on "
@@ -48,10 +53,14 @@ def run(args: argparse.Namespace) -> int:
         if name not in CHANGES:
             raise UserError(f"--change {name}: not a picture change (one of: {', '.join(CHANGES)})")
 
+    cv2.setNumThreads(1)  # the figure we quote is one core's
+    if args.drawn:
+        return _drawn(args, read_frame)
+    if args.dir is None:
+        raise UserError("give a set folder DIR, or --drawn")
     folder = Path(args.dir)
     if not (folder / "labels.csv").is_file():
         raise UserError(f"{folder}: not a labelled set (no labels.csv; expected images/ + labels.csv)")
-    cv2.setNumThreads(1)  # the figure we quote is one core's
     select = None
     if args.split != "all":
         want = args.split == "val"
@@ -86,6 +95,23 @@ def run(args: argparse.Namespace) -> int:
         recall = "n/a" if mean["die_recall"] is None else f"{mean['die_recall']:.1%}"
         print(f"mean of {len(results)}: exact {mean['exact']:.1%}, die recall {recall},"
               f" extra dice {mean['extra_dice']}, wrong dice {mean['wrong_dice']}")
+    return 0
+
+
+def _drawn(args: argparse.Namespace, read_frame) -> int:
+    """The drawn validation trays, one result a colour (the keys of a photo set's result)."""
+    from vision.evaluate import DRAWN_SETS, evaluate_drawn
+
+    if args.frames < 1:
+        raise UserError(f"--frames must be at least 1, not {args.frames}")
+    results = {}
+    for name, look in DRAWN_SETS.items():
+        results[name] = evaluate_drawn(read_frame, look, args.frames).as_dict()
+        if not args.json:
+            print(f"drawn {name}")
+            _print(results[name], "none")
+    if args.json:
+        print(json.dumps(results))
     return 0
 
 
