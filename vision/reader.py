@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+import cv2
 import numpy as np
 
 from vision.dice import Die, FrameReading, Unreadable
@@ -41,6 +42,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     each die itself either way; a known size only drops finds of another size.
     """
     t0 = time.perf_counter()
+    if frame_bgr.ndim == 2:  # a grey camera: the networks take three channels
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     ox = oy = 0
     view = frame_bgr
     if roi is not None:
