@@ -5,7 +5,7 @@ per-pixel median of the frames (dice that move drop out of a median), closed ove
 lying on it; the tray region is its bounding box. When the floor runs off every edge (a tray bigger than
 the view, or a plain table) the whole frame is the region.
 
-The die size is measured without the pip reader, as the median side of the compact square
+The die size is measured without the reader, as the median side of the compact square
 blobs that stand out from the floor, so a weak reader cannot spoil the calibration it relies
 on; the reader's own estimate is kept beside it for the debug picture and the report.
 """
