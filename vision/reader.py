@@ -28,8 +28,11 @@ READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks
 SIZE_FACTOR = 2.0
 MAX_FINDS = 24  # more candidates than any tray holds: the rest are noise, not worth a face read
 
-_FINDER = Finder(FIND_AT)
-_FACES = FaceReader()
+TURNS = 1  # quarter turns of each crop the face net reads, probabilities averaged (see FaceReader)
+TRIM = False  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
+
+_FINDER = Finder(FIND_AT, trim=TRIM)
+_FACES = FaceReader(TURNS)
 
 Roi = tuple[int, int, int, int]
 
@@ -62,8 +65,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     for f, r in zip(finds, reads):
         box = ((f.xc + ox, f.yc + oy), (f.side, f.side), 0.0)
         if r.value is None:
-            if f.score >= SURE_DIE:
-                unreadable.append(Unreadable(box, "unclear"))
+            if f.score >= SURE_DIE:  # a die, but no face to read: cocked, or under a hand
+                unreadable.append(Unreadable(box, "cocked"))
         elif r.confidence < READ_AT:
             unreadable.append(Unreadable(box, "unclear"))
         else:
