@@ -148,7 +148,7 @@ def drawn_scene(rng: np.random.Generator, negative: bool = False) -> Scene:
     size = int(side * 3.2)
     img = drawn.background(rng, size, size)
     c = size / 2
-    look = drawn.random_look(rng)
+    look = drawn.random_look(rng, *PARTY_LOOKS[int(rng.integers(len(PARTY_LOOKS)))]) if rng.random() < 0.35 else drawn.random_look(rng)
     kind = int(rng.integers(0, 3)) if negative else -1
     if kind == 0:  # bare surface (sometimes with a die at the edge)
         if rng.random() < 0.5:
@@ -237,7 +237,13 @@ def real_negatives(rng: np.random.Generator, photo: Photo, count: int) -> list[S
     return out
 
 
-def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.random.Generator, real_repeats: int = 2, negatives_per_photo: int = 4, pasted_fraction: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+# Samples an epoch from each real die, by set: the hard sets (small, marbled, crowded, oblique) more often.
+REAL_REPEATS = {"byler-d6": 3, "penlington-wood": 1, "rune55-trays": 4}
+# Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
+PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
+
+
+def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.random.Generator, negatives_per_photo: int = 4, pasted_fraction: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of face samples: (N, 32, 32, 3) uint8 BGR and (N,) labels, shuffled."""
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -246,7 +252,7 @@ def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.rand
         scale = (1.1, 1.5) if whole else (1.1, 2.0)
         for i, (v, xc, yc, bw, bh) in enumerate(p.boxes):
             side = float(max(bw, bh))
-            for _ in range(real_repeats):
+            for _ in range(REAL_REPEATS[p.set_name]):
                 xs.append(colour_jitter(augment_cut(p.image, xc, yc, side, rng, scale), rng))
                 ys.append(int(v) - 1)
             if whole and rng.random() < pasted_fraction:

@@ -29,15 +29,15 @@ from vision.training.model import FaceNet, FinderExport, FinderNet, parameters
 # --- settings ---------------------------------------------------------------------------------
 SEED = 1337
 THREADS = 2
-FACE_EPOCHS = 8
+FACE_EPOCHS = 22
 FACE_BATCH = 128
 FACE_LR = 3e-3
-FACE_DRAWN_POOL = 3000  # procedural face scenes, drawn once, re-augmented every epoch
-FINDER_EPOCHS = 10
+FACE_DRAWN_POOL = 4000  # procedural face scenes, drawn once, re-augmented every epoch
+FINDER_EPOCHS = 40
 FINDER_BATCH = 16
 FINDER_LR = 3e-3
 FINDER_CROP = 128  # trained on 128x128 windows of the 256x256 letterboxed frame (fully convolutional)
-FINDER_DRAWN = 700  # procedural tray frames
+FINDER_DRAWN = 1000  # procedural tray frames
 FINDER_THRESHOLD = 0.3  # heat peak threshold the validation numbers are quoted at
 SYNTHETIC_VAL_PER_KIND = 250
 VAL_SEED = 20261127
