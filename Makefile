@@ -8,13 +8,18 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # System packages: a real MQTT broker for the network tests; shellcheck and systemd-analyze for the installer and units.
 APT_PACKAGES := mosquitto shellcheck systemd
 
-.PHONY: demo test venv system clean
+.PHONY: demo test venv system clean model
 
 demo: venv
 	$(BIN)/bunco demo
 
 test: system venv
 	$(BIN)/python -m pytest -q
+
+# Rebuild the dice reader's networks (vision/models/*/*.onnx) from ../shared/dice and drawn dice.
+model: venv
+	$(BIN)/pip install -q -e '.[train]'
+	$(BIN)/python -m vision.training.train
 
 venv: $(VENV)/.installed
 
