@@ -17,6 +17,7 @@ import numpy as np
 from vision.dice import Die, FrameReading, Unreadable
 from vision.drawn import cut_square
 from vision.models.face.face import CROP_GROW, FaceReader
+from vision.models.finder.finder import INPUT as FINDER_INPUT
 from vision.models.finder.finder import Finder
 
 # Thresholds, chosen on the validation photos (vision.split) of the shared sets: see THRESHOLDS_NOTE.
@@ -29,7 +30,7 @@ SIZE_FACTOR = 2.0
 MAX_FINDS = 24  # more candidates than any tray holds: the rest are noise, not worth a face read
 
 TURNS = 1  # quarter turns of each crop the face net reads, probabilities averaged (see FaceReader)
-TRIM = False  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
+TRIM = True  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
 
 _FINDER = Finder(FIND_AT, trim=TRIM)
 _FACES = FaceReader(TURNS)
@@ -56,7 +57,8 @@ def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
         if x1 <= x0 or y1 <= y0:
             return FrameReading(ms=(time.perf_counter() - t0) * 1000.0)
         view, ox, oy = frame_bgr[y0:y1, x0:x1], x0, y0
-    finds = _FINDER(view)[:MAX_FINDS]
+    # a roi is scaled as its whole frame would be: the dice keep the size the finder knows them at
+    finds = _FINDER(view, FINDER_INPUT / max(frame_bgr.shape[:2]))[:MAX_FINDS]
     if die_size_px:
         finds = [f for f in finds if 1 / SIZE_FACTOR <= f.side / die_size_px <= SIZE_FACTOR]
     reads = _FACES([cut_square(view, f.xc, f.yc, CROP_GROW * f.side) for f in finds])

@@ -34,14 +34,17 @@ class Found(NamedTuple):
 ALIGN = 16  # the net's coarsest stride: a trimmed input's sides are multiples of it
 
 
-def letterbox(frame: np.ndarray, size: int = INPUT, trim: bool = False) -> tuple[np.ndarray, float]:
+def letterbox(frame: np.ndarray, size: int = INPUT, trim: bool = False,
+              scale: float | None = None) -> tuple[np.ndarray, float]:
     """The frame scaled so its longer side is `size`, pasted top-left on a black square, and the scale.
 
     trim: leave out the black rows or columns past the picture (rounded up to ALIGN): the net is
     fully convolutional, so a 640x480 frame runs as 256x192, a quarter less work.
+    scale: scale by this instead (at most size / the longer side): a part of a frame scaled as
+    the whole frame would be, so its dice have the size the finder sees in whole frames.
     """
     h, w = frame.shape[:2]
-    scale = size / max(h, w)
+    scale = size / max(h, w) if scale is None else min(scale, size / max(h, w))
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     if trim:
         sw, sh = min(size, -(-nw // ALIGN) * ALIGN), min(size, -(-nh // ALIGN) * ALIGN)
@@ -60,18 +63,19 @@ class Finder:
         self.trim = trim
         self.path = path if path is not None else model_path("finder")
 
-    def maps(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    def maps(self, frame_bgr: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, float]:
         """The heat and size maps of a frame (64x64; fewer rows or columns trimmed), and the letterbox scale (input px / frame px)."""
         if frame_bgr.ndim == 2:
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-        square, scale = letterbox(frame_bgr, trim=self.trim)
+        square, scale = letterbox(frame_bgr, trim=self.trim, scale=scale)
         net = load(self.path)
         net.setInput(cv2.dnn.blobFromImage(square, 1 / 255.0, swapRB=False), "image")
         heat, size = net.forward(["heat", "size"])
         return heat[0, 0], size[0, 0], scale
 
-    def __call__(self, frame_bgr: np.ndarray) -> list[Found]:
-        heat, size, scale = self.maps(frame_bgr)
+    def __call__(self, frame_bgr: np.ndarray, scale: float | None = None) -> list[Found]:
+        """The dice in the frame; scale: see letterbox (None: the frame's longer side to 256)."""
+        heat, size, scale = self.maps(frame_bgr, scale)
         return peaks(heat, size, scale, self.threshold, frame_bgr.shape[1], frame_bgr.shape[0])
 
 
