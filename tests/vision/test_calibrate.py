@@ -128,7 +128,7 @@ def test_bunco_calibrate_on_synthetic_rolls(tmp_path, capsys):
     config = tmp_path / "unit.toml"
     config.write_text(CONFIG)
     debug = tmp_path / "debug.png"
-    code = main(["calibrate", "--camera", "synthetic:3", "--skip", "40", "--frames", "8",
+    code = main(["calibrate", "--camera", "synthetic:2", "--skip", "40", "--frames", "8",
                  "--config", str(config), "--debug", str(debug)])
     assert code == 0
     data = tomllib.loads(config.read_text())
