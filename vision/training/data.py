@@ -308,13 +308,8 @@ def synthetic_val_crops(seed: int, per_kind: int) -> dict[str, tuple[np.ndarray,
 
 
 def letterbox(img: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, float]:
-    """The finder's input: scaled so the longer side is `size`, pasted top-left on zeros."""
-    h, w = img.shape[:2]
-    scale = size / max(h, w)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    canvas = np.zeros((size, size, 3), np.uint8)
-    canvas[:nh, :nw] = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
-    return canvas, scale
+    """The finder's input (the run-time contract, vision.drawn.letterbox)."""
+    return drawn.letterbox(img, size)
 
 
 def heat_target(centres: np.ndarray, sides: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
