@@ -10,8 +10,8 @@ the die, so the 2, 3 and 6 turn as they do on a table.
 
 All randomness comes from the `rng: np.random.Generator` a caller passes in.
 
-`cut_square` is the one way a die's crop is cut for the face network, shared by training and
-run time so both see exactly the same pixels.
+`cut_square` (the face network's crop) and `letterbox` (the finder network's frame) are the one
+way each network's input is made, shared by training and run time so both see the same pixels.
 """
 
 from __future__ import annotations
@@ -116,6 +116,17 @@ def cut_square(frame: np.ndarray, xc: float, yc: float, side: float) -> np.ndarr
     if any(pads):
         crop = cv2.copyMakeBorder(crop, *pads, cv2.BORDER_REPLICATE)
     return cv2.resize(crop, (32, 32), interpolation=cv2.INTER_AREA)
+
+
+def letterbox(frame: np.ndarray, size: int = 256) -> tuple[np.ndarray, float]:
+    """The finder network's input picture: `frame` scaled (INTER_AREA) so its longer side is `size`,
+    pasted top-left on a size x size canvas of zeros. Returns it and the scale (frame px -> input px)."""
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    canvas = np.zeros((size, size, 3), np.uint8)
+    canvas[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+    return canvas, scale
 
 
 # ---------------------------------------------------------------------------------------------

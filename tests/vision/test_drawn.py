@@ -65,3 +65,10 @@ def test_compose_tray_is_seeded_and_its_dice_do_not_overlap():
         assert 1 <= d.value <= 6 and 0 <= d.xc < 320 and 0 <= d.yc < 240
         for e in dice_a[i + 1 :]:
             assert np.hypot(d.xc - e.xc, d.yc - e.yc) > 0.5 * (min(d.w, d.h) + min(e.w, e.h))
+
+
+def test_letterbox_scales_the_longer_side_and_pads_with_zeros_bottom_right():
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    canvas, scale = drawn.letterbox(frame)
+    assert canvas.shape == (256, 256, 3) and scale == 0.4
+    assert (canvas[:192] == 90).all() and (canvas[192:] == 0).all()

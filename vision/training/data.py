@@ -222,6 +222,13 @@ def real_negatives(rng: np.random.Generator, photo: Photo, count: int) -> list[S
         a = rng.uniform(0, 2 * math.pi)
         r = sides[i] * body * rng.uniform(0.6, 0.8)
         out.append(Scene(photo.image, float(centres[i, 0] + r * math.cos(a)), float(centres[i, 1] + r * math.sin(a)), float(sides[i]), NEGATIVE))
+    if not WHOLE_DIE_BOXES[photo.set_name]:
+        # an oblique camera sees a side face (pips and all) below the top face: not the top face
+        for _ in range(max(1, count // 4)):
+            i = int(rng.integers(len(centres)))
+            a = math.radians(90 + rng.uniform(-35, 35))
+            r = sides[i] * rng.uniform(0.85, 1.2)
+            out.append(Scene(photo.image, float(centres[i, 0] + r * math.cos(a)), float(centres[i, 1] + r * math.sin(a)), float(sides[i]), NEGATIVE))
     if not photo.fully_labelled:
         return out
     # bare surface
@@ -308,13 +315,8 @@ def synthetic_val_crops(seed: int, per_kind: int) -> dict[str, tuple[np.ndarray,
 
 
 def letterbox(img: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, float]:
-    """The finder's input: scaled so the longer side is `size`, pasted top-left on zeros."""
-    h, w = img.shape[:2]
-    scale = size / max(h, w)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    canvas = np.zeros((size, size, 3), np.uint8)
-    canvas[:nh, :nw] = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
-    return canvas, scale
+    """The finder's input (the run-time contract, vision.drawn.letterbox)."""
+    return drawn.letterbox(img, size)
 
 
 def heat_target(centres: np.ndarray, sides: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -147,8 +147,9 @@ def finder_detect(net: FinderNet, image: np.ndarray, threshold: float) -> tuple[
     return peaks(heat[0, 0].numpy(), size[0, 0].numpy(), threshold), scale
 
 
-def evaluate(finder: FinderNet, face: FaceNet | None, photos: list[data.Photo], threshold: float) -> dict:
-    """Per set: finder recall/precision of die centres, and (with the face net) whole-image exactness."""
+def evaluate(finder: FinderNet, read, photos: list[data.Photo], threshold: float) -> dict:
+    """Per set: finder recall/precision of die centres, and (given `read`, crops -> classes, the face
+    network) whole-image exactness: the values read, class 6 dropped, equal the labels."""
     finder.eval()
     out: dict[str, dict] = {}
     for p in photos:
@@ -170,12 +171,11 @@ def evaluate(finder: FinderNet, face: FaceNet | None, photos: list[data.Photo], 
         m["found"] += len(used)
         m["detections"] += len(found)
         m["true_detections"] += len(used)
-        if face is not None:
+        if read is not None:
             crops = [data.drawn.cut_square(p.image, x / scale, y / scale, data.CUT * s / scale) for x, y, s, _ in found]
             values = []
             if crops:
-                with torch.no_grad():
-                    pred = face.eval()(to_tensor(np.stack(crops))).argmax(1).numpy()
+                pred = read(np.stack(crops))
                 values = sorted(int(v) + 1 for v in pred if v != data.NEGATIVE)
                 by_det = {(x, y): int(v) for (x, y, _, _), v in zip(found, pred, strict=True)}
                 for i, x, y, _ in matches:
@@ -245,12 +245,35 @@ def export(model: torch.nn.Module, shape: tuple[int, ...], path: Path, input_nam
     return worst
 
 
+def onnx_reader(path: Path):
+    """The face network as shipped (cv2.dnn), for scoring a finder trained on its own (--only finder)."""
+    net = cv2.dnn.readNetFromONNX(str(path))
+
+    def read(crops: np.ndarray) -> np.ndarray:
+        out = []
+        for c in crops:
+            net.setInput(cv2.dnn.blobFromImage(c, 1 / 255.0, (32, 32), swapRB=False), "crop")
+            out.append(int(np.argmax(net.forward("logits"))))
+        return np.array(out)
+
+    return read
+
+
+def torch_reader(net: FaceNet):
+    def read(crops: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return net.eval()(to_tensor(crops)).argmax(1).numpy()
+
+    return read
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one short epoch on a few photos")
     ap.add_argument("--out", type=Path, default=OUT, help="folder for face/ and finder/ (default: vision/models)")
     ap.add_argument("--dice", type=Path, default=None, help="the shared photo sets (default: ../shared/dice)")
     ap.add_argument("--threads", type=int, default=THREADS, help=f"torch threads (default {THREADS}; 1 is faster when other jobs share the cores)")
+    ap.add_argument("--only", choices=("face", "finder"), help="train one network; the other's file in --out is kept")
     args = ap.parse_args(argv)
     torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
@@ -262,31 +285,39 @@ def main(argv: list[str] | None = None) -> None:
     train_photos = data.load_photos(root, validation=False, limit=limit)
     val_photos = data.load_photos(root, validation=True, limit=limit)
     log(f"{len(train_photos)} training photos, {len(val_photos)} validation photos from {root}")
-    face_val = data.real_val_crops(val_photos)
-    synth_val = data.synthetic_val_crops(VAL_SEED, 10 if args.quick else SYNTHETIC_VAL_PER_KIND)
-    val = {**face_val, **{f"drawn {k}": v for k, v in synth_val.items()}}
+    face_path = args.out / "face" / "face.onnx"
+    finder_path = args.out / "finder" / "finder.onnx"
+    common = {"seed": SEED, "threads": args.threads, "quick": args.quick, "train_photos": len(train_photos), "validation_photos": len(val_photos)}
 
-    face, face_metrics = train_face(train_photos, rng, 1 if args.quick else FACE_EPOCHS, 30 if args.quick else FACE_DRAWN_POOL, val)
-    log(f"face validation: {json.dumps(face_metrics)}")
+    if args.only != "finder":
+        face_val = data.real_val_crops(val_photos)
+        synth_val = data.synthetic_val_crops(VAL_SEED, 10 if args.quick else SYNTHETIC_VAL_PER_KIND)
+        val = {**face_val, **{f"drawn {k}": v for k, v in synth_val.items()}}
+        epochs = 1 if args.quick else FACE_EPOCHS
+        face, face_metrics = train_face(train_photos, rng, epochs, 30 if args.quick else FACE_DRAWN_POOL, val)
+        log(f"face validation: {json.dumps(face_metrics)}")
+        diff = export(face, (1, 3, 32, 32), face_path, "crop", ["logits"])
+        minutes = round((time.time() - started) / 60, 1)
+        log(f"exported {face_path} ({face_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {minutes} min")
+        (face_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(face), "epochs": epochs, "validation": face_metrics}, indent=1) + "\n")
+    if args.only == "face":
+        return
 
+    started = time.time()
     log("finder: drawing procedural trays")
     pasteable = [p for p in train_photos if data.WHOLE_DIE_BOXES[p.set_name] and len(p.boxes)]
     frames = [data.photo_frame(p) for p in train_photos if p.fully_labelled and len(p.boxes)] * (1 if args.quick else 2)
     frames += [data.drawn_frame(rng, pasteable) for _ in range(16 if args.quick else FINDER_DRAWN)]
-    finder = train_finder(frames, rng, 1 if args.quick else FINDER_EPOCHS, val_photos)
-    finder_metrics = {f"threshold {t}": evaluate(finder, face, val_photos, t) for t in (FINDER_THRESHOLD, 0.5)}
-    log(f"finder validation: {json.dumps(finder_metrics)}")
+    epochs = 1 if args.quick else FINDER_EPOCHS
+    finder = train_finder(frames, rng, epochs, val_photos)
+    diff = export(FinderExport(finder), (1, 3, data.FINDER_SIZE, data.FINDER_SIZE), finder_path, "image", ["heat", "size"])
     minutes = round((time.time() - started) / 60, 1)
-
-    face_path = args.out / "face" / "face.onnx"
-    finder_path = args.out / "finder" / "finder.onnx"
-    d1 = export(face, (1, 3, 32, 32), face_path, "crop", ["logits"])
-    d2 = export(FinderExport(finder), (1, 3, data.FINDER_SIZE, data.FINDER_SIZE), finder_path, "image", ["heat", "size"])
-    log(f"exported {face_path} ({face_path.stat().st_size} B, cv2.dnn vs torch {d1:.1e}), {finder_path} ({finder_path.stat().st_size} B, {d2:.1e})")
-    common = {"seed": SEED, "threads": args.threads, "quick": args.quick, "train_minutes": minutes, "train_photos": len(train_photos), "validation_photos": len(val_photos)}
-    (face_path.parent / "metrics.json").write_text(json.dumps({**common, "parameters": parameters(face), "epochs": 1 if args.quick else FACE_EPOCHS, "validation": face_metrics}, indent=1) + "\n")
-    (finder_path.parent / "metrics.json").write_text(json.dumps({**common, "parameters": parameters(finder), "epochs": 1 if args.quick else FINDER_EPOCHS, "validation": finder_metrics}, indent=1) + "\n")
-    log(f"done in {minutes} min")
+    log(f"exported {finder_path} ({finder_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {minutes} min")
+    read = onnx_reader(face_path)
+    finder_metrics = {f"threshold {t}": evaluate(finder, read, val_photos, t) for t in (FINDER_THRESHOLD, 0.5)}
+    log(f"finder validation: {json.dumps(finder_metrics)}")
+    (finder_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(finder), "epochs": epochs, "validation": finder_metrics}, indent=1) + "\n")
+    log("done")
 
 
 if __name__ == "__main__":
