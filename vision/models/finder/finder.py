@@ -51,7 +51,7 @@ def letterbox(frame: np.ndarray, size: int = INPUT, trim: bool = False,
     else:
         sw = sh = size
     square = np.zeros((sh, sw, 3), np.uint8)
-    square[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    square[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)  # as vision.drawn.letterbox (training)
     return square, scale
 
 
