@@ -89,7 +89,8 @@ def read_learned(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     finds = _FINDER(view, FINDER_INPUT / max(frame_bgr.shape[:2]))[:MAX_FINDS]
     if die_size_px:
         finds = [f for f in finds if 1 / SIZE_FACTOR <= f.side / die_size_px <= SIZE_FACTOR]
-    reads = _FACES([cut_square(view, f.xc, f.yc, CROP_GROW * f.side) for f in finds])
+    # crops from the whole frame: a die at the roi's edge keeps the floor beyond it, not a smear
+    reads = _FACES([cut_square(frame_bgr, f.xc + ox, f.yc + oy, CROP_GROW * f.side) for f in finds])
     dice: list[Die] = []
     unreadable: list[Unreadable] = []
     for f, r in zip(finds, reads):
