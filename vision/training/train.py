@@ -149,14 +149,13 @@ def finder_detect(net: FinderNet, image: np.ndarray, threshold: float) -> tuple[
     return peaks(heat[0, 0].numpy(), size[0, 0].numpy(), threshold), scale
 
 
-def evaluate(finder: FinderNet, read, photos: list[data.Photo], threshold: float) -> dict:
+def evaluate(detect, read, photos: list[data.Photo]) -> dict:
     """Per set: finder recall/precision of die centres, and (given `read`, crops -> classes, the face
     network) whole-image exactness: the values read, class 6 dropped, equal the labels."""
-    finder.eval()
     out: dict[str, dict] = {}
     for p in photos:
         m = out.setdefault(p.set_name, {"images": 0, "dice": 0, "found": 0, "detections": 0, "true_detections": 0, "images_exact": 0, "dice_read_right": 0, "dice_read_wrong": 0, "size_error": []})
-        found, scale = finder_detect(finder, p.image, threshold)
+        found, scale = detect(p.image)
         centres = p.boxes[:, 1:3] * scale
         sides = p.sides * scale
         used = set()
@@ -216,7 +215,7 @@ def train_finder(frames: list[data.Frame], rng: np.random.Generator, epochs: int
             sched.step()
             total += float(loss.detach())
             n += 1
-        quick = {k: (v["recall"], v["precision"]) for k, v in evaluate(net, None, val_photos[:: max(1, len(val_photos) // 40)], FINDER_THRESHOLD).items()}
+        quick = {k: (v["recall"], v["precision"]) for k, v in evaluate(lambda img: finder_detect(net, img, FINDER_THRESHOLD), None, val_photos[:: max(1, len(val_photos) // 40)]).items()}
         log(f"finder epoch {epoch + 1}/{epochs}: loss {total / max(1, n):.4f}, {time.time() - t0:.0f} s, val (recall, precision) on a sample {quick}")
     return net
 
@@ -269,7 +268,7 @@ def torch_reader(net: FaceNet):
     return read
 
 
-def onnx_detector(path: Path):
+def onnx_detector(path: Path, threshold: float = HARD_THRESHOLD):
     """The finder as shipped (cv2.dnn): image -> (peaks in 256-input px, scale)."""
     net = cv2.dnn.readNetFromONNX(str(path))
 
@@ -277,7 +276,7 @@ def onnx_detector(path: Path):
         canvas, scale = data.letterbox(image)
         net.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0, (data.FINDER_SIZE, data.FINDER_SIZE), swapRB=False), "image")
         heat, size = net.forward(["heat", "size"])
-        return peaks(heat[0, 0], size[0, 0], HARD_THRESHOLD), scale
+        return peaks(heat[0, 0], size[0, 0], threshold), scale
 
     return detect
 
@@ -306,6 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dice", type=Path, default=None, help="the shared photo sets (default: ../shared/dice)")
     ap.add_argument("--threads", type=int, default=THREADS, help=f"torch threads (default {THREADS}; 1 is faster when other jobs share the cores)")
     ap.add_argument("--only", choices=("face", "finder"), help="train one network; the other's file in --out is used and kept")
+    ap.add_argument("--evaluate", action="store_true", help="train nothing: score the ONNX pair in --out on the validation photos")
     args = ap.parse_args(argv)
     torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
@@ -319,6 +319,13 @@ def main(argv: list[str] | None = None) -> None:
     face_path = args.out / "face" / "face.onnx"
     finder_path = args.out / "finder" / "finder.onnx"
     common = {"seed": SEED, "threads": args.threads, "quick": args.quick, "train_photos": len(train_photos), "validation_photos": len(val_photos)}
+    if args.evaluate:
+        metrics = {f"threshold {t}": evaluate(onnx_detector(finder_path, t), onnx_reader(face_path), val_photos) for t in (FINDER_THRESHOLD, 0.5)}
+        log(f"pair validation: {json.dumps(metrics)}")
+        saved = json.loads((finder_path.parent / "metrics.json").read_text())
+        saved["validation"] = metrics
+        (finder_path.parent / "metrics.json").write_text(json.dumps(saved, indent=1) + "\n")
+        return
 
     # 1. the finder (it needs nothing of the face network)
     finder = None
@@ -355,7 +362,7 @@ def main(argv: list[str] | None = None) -> None:
     # 3. the pair on the validation photos
     if finder is not None:
         read = onnx_reader(face_path) if face_path.exists() else None
-        finder_metrics = {f"threshold {t}": evaluate(finder, read, val_photos, t) for t in (FINDER_THRESHOLD, 0.5)}
+        finder_metrics = {f"threshold {t}": evaluate(lambda img: finder_detect(finder, img, t), read, val_photos) for t in (FINDER_THRESHOLD, 0.5)}
         log(f"finder validation: {json.dumps(finder_metrics)}")
         (finder_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": finder_minutes, "parameters": parameters(finder), "epochs": 1 if args.quick else FINDER_EPOCHS, "validation": finder_metrics}, indent=1) + "\n")
     log("done")
