@@ -29,7 +29,7 @@ from vision.training.model import FaceNet, FinderExport, FinderNet, parameters
 # --- settings ---------------------------------------------------------------------------------
 SEED = 1337
 THREADS = 2
-FACE_EPOCHS = 22
+FACE_EPOCHS = 26
 FACE_BATCH = 128
 FACE_LR = 3e-3
 FACE_DRAWN_POOL = 4000  # procedural face scenes, drawn once, re-augmented every epoch
@@ -39,6 +39,8 @@ FINDER_LR = 3e-3
 FINDER_CROP = 128  # trained on 128x128 windows of the 256x256 letterboxed frame (fully convolutional)
 FINDER_DRAWN = 1000  # procedural tray frames
 FINDER_THRESHOLD = 0.3  # heat peak threshold the validation numbers are quoted at
+HARD_THRESHOLD = 0.2  # finder peaks this sure, on no labelled die, become the face's class-6 samples
+HARD_REPEATS = 2
 SYNTHETIC_VAL_PER_KIND = 250
 VAL_SEED = 20261127
 OUT = Path(__file__).resolve().parents[1] / "models"
@@ -65,9 +67,9 @@ def face_accuracy(net: FaceNet, xs: np.ndarray, ys: np.ndarray) -> dict[str, flo
     return {"dice": int(len(ys)), "right": right, "accuracy": round(right / max(1, len(ys)), 4), "wrong": int(len(ys) - right - unread), "unreadable": unread}
 
 
-def train_face(photos: list[data.Photo], rng: np.random.Generator, epochs: int, pool: int, val: dict) -> tuple[FaceNet, dict]:
-    log(f"face: drawing {pool} procedural scenes")
-    drawn_pool = data.make_drawn_pool(rng, pool)
+def train_face(photos: list[data.Photo], rng: np.random.Generator, epochs: int, pool: int, val: dict, hard: list[data.Scene]) -> tuple[FaceNet, dict]:
+    log(f"face: drawing {pool} procedural scenes, {len(hard)} hard negatives (x{HARD_REPEATS})")
+    drawn_pool = data.make_drawn_pool(rng, pool) + hard * HARD_REPEATS
     net = FaceNet()
     log(f"face: {parameters(net)} parameters")
     opt = torch.optim.AdamW(net.parameters(), lr=FACE_LR, weight_decay=5e-4)
@@ -147,14 +149,13 @@ def finder_detect(net: FinderNet, image: np.ndarray, threshold: float) -> tuple[
     return peaks(heat[0, 0].numpy(), size[0, 0].numpy(), threshold), scale
 
 
-def evaluate(finder: FinderNet, read, photos: list[data.Photo], threshold: float) -> dict:
+def evaluate(detect, read, photos: list[data.Photo]) -> dict:
     """Per set: finder recall/precision of die centres, and (given `read`, crops -> classes, the face
     network) whole-image exactness: the values read, class 6 dropped, equal the labels."""
-    finder.eval()
     out: dict[str, dict] = {}
     for p in photos:
         m = out.setdefault(p.set_name, {"images": 0, "dice": 0, "found": 0, "detections": 0, "true_detections": 0, "images_exact": 0, "dice_read_right": 0, "dice_read_wrong": 0, "size_error": []})
-        found, scale = finder_detect(finder, p.image, threshold)
+        found, scale = detect(p.image)
         centres = p.boxes[:, 1:3] * scale
         sides = p.sides * scale
         used = set()
@@ -214,7 +215,7 @@ def train_finder(frames: list[data.Frame], rng: np.random.Generator, epochs: int
             sched.step()
             total += float(loss.detach())
             n += 1
-        quick = {k: (v["recall"], v["precision"]) for k, v in evaluate(net, None, val_photos[:: max(1, len(val_photos) // 40)], FINDER_THRESHOLD).items()}
+        quick = {k: (v["recall"], v["precision"]) for k, v in evaluate(lambda img: finder_detect(net, img, FINDER_THRESHOLD), None, val_photos[:: max(1, len(val_photos) // 40)]).items()}
         log(f"finder epoch {epoch + 1}/{epochs}: loss {total / max(1, n):.4f}, {time.time() - t0:.0f} s, val (recall, precision) on a sample {quick}")
     return net
 
@@ -267,20 +268,50 @@ def torch_reader(net: FaceNet):
     return read
 
 
+def onnx_detector(path: Path, threshold: float = HARD_THRESHOLD):
+    """The finder as shipped (cv2.dnn): image -> (peaks in 256-input px, scale)."""
+    net = cv2.dnn.readNetFromONNX(str(path))
+
+    def detect(image: np.ndarray):
+        canvas, scale = data.letterbox(image)
+        net.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0, (data.FINDER_SIZE, data.FINDER_SIZE), swapRB=False), "image")
+        heat, size = net.forward(["heat", "size"])
+        return peaks(heat[0, 0], size[0, 0], threshold), scale
+
+    return detect
+
+
+def hard_negatives(detect, photos: list[data.Photo]) -> list[data.Scene]:
+    """Where the finder marks a die no label has (a round button, a pip-like spot, an oblique
+    camera's side face): class-6 crops for the face network, so a false find reads as no die."""
+    out: list[data.Scene] = []
+    for p in photos:
+        if not p.fully_labelled:
+            continue
+        found, scale = detect(p.image)
+        body = 1.0 if data.WHOLE_DIE_BOXES[p.set_name] else 1.6
+        for x, y, s, _ in found:
+            fx, fy, fs = x / scale, y / scale, max(4.0, s / scale)
+            d = np.hypot(p.boxes[:, 1] - fx, p.boxes[:, 2] - fy)
+            if np.all(d > 0.6 * p.sides * body):
+                out.append(data.Scene(p.image, fx, fy, fs, data.NEGATIVE))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one short epoch on a few photos")
     ap.add_argument("--out", type=Path, default=OUT, help="folder for face/ and finder/ (default: vision/models)")
     ap.add_argument("--dice", type=Path, default=None, help="the shared photo sets (default: ../shared/dice)")
     ap.add_argument("--threads", type=int, default=THREADS, help=f"torch threads (default {THREADS}; 1 is faster when other jobs share the cores)")
-    ap.add_argument("--only", choices=("face", "finder"), help="train one network; the other's file in --out is kept")
+    ap.add_argument("--only", choices=("face", "finder"), help="train one network; the other's file in --out is used and kept")
+    ap.add_argument("--evaluate", action="store_true", help="train nothing: score the ONNX pair in --out on the validation photos")
     args = ap.parse_args(argv)
     torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     rng = np.random.default_rng(SEED)
     root = args.dice or find_dice_root()
-    started = time.time()
     limit = 3 if args.quick else None
     train_photos = data.load_photos(root, validation=False, limit=limit)
     val_photos = data.load_photos(root, validation=True, limit=limit)
@@ -288,35 +319,52 @@ def main(argv: list[str] | None = None) -> None:
     face_path = args.out / "face" / "face.onnx"
     finder_path = args.out / "finder" / "finder.onnx"
     common = {"seed": SEED, "threads": args.threads, "quick": args.quick, "train_photos": len(train_photos), "validation_photos": len(val_photos)}
+    if args.evaluate:
+        metrics = {f"threshold {t}": evaluate(onnx_detector(finder_path, t), onnx_reader(face_path), val_photos) for t in (FINDER_THRESHOLD, 0.5)}
+        log(f"pair validation: {json.dumps(metrics)}")
+        saved = json.loads((finder_path.parent / "metrics.json").read_text())
+        saved["validation"] = metrics
+        (finder_path.parent / "metrics.json").write_text(json.dumps(saved, indent=1) + "\n")
+        return
 
+    # 1. the finder (it needs nothing of the face network)
+    finder = None
+    finder_minutes = 0.0
+    if args.only != "face":
+        started = time.time()
+        log("finder: drawing procedural trays")
+        pasteable = [p for p in train_photos if data.WHOLE_DIE_BOXES[p.set_name] and len(p.boxes)]
+        frames = [data.photo_frame(p) for p in train_photos if p.fully_labelled and len(p.boxes)] * (1 if args.quick else 2)
+        frames += [data.drawn_frame(rng, pasteable) for _ in range(16 if args.quick else FINDER_DRAWN)]
+        finder = train_finder(frames, rng, 1 if args.quick else FINDER_EPOCHS, val_photos)
+        diff = export(FinderExport(finder), (1, 3, data.FINDER_SIZE, data.FINDER_SIZE), finder_path, "image", ["heat", "size"])
+        finder_minutes = round((time.time() - started) / 60, 1)
+        log(f"exported {finder_path} ({finder_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {finder_minutes} min")
+
+    # 2. the face network, with the finder's false finds on training photos as class 6
     if args.only != "finder":
+        started = time.time()
+        if finder is not None:
+            hard = hard_negatives(lambda img: finder_detect(finder, img, HARD_THRESHOLD), train_photos)
+        else:
+            hard = hard_negatives(onnx_detector(finder_path), train_photos) if finder_path.exists() else []
         face_val = data.real_val_crops(val_photos)
         synth_val = data.synthetic_val_crops(VAL_SEED, 10 if args.quick else SYNTHETIC_VAL_PER_KIND)
         val = {**face_val, **{f"drawn {k}": v for k, v in synth_val.items()}}
         epochs = 1 if args.quick else FACE_EPOCHS
-        face, face_metrics = train_face(train_photos, rng, epochs, 30 if args.quick else FACE_DRAWN_POOL, val)
+        face, face_metrics = train_face(train_photos, rng, epochs, 30 if args.quick else FACE_DRAWN_POOL, val, hard)
         log(f"face validation: {json.dumps(face_metrics)}")
         diff = export(face, (1, 3, 32, 32), face_path, "crop", ["logits"])
         minutes = round((time.time() - started) / 60, 1)
         log(f"exported {face_path} ({face_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {minutes} min")
-        (face_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(face), "epochs": epochs, "validation": face_metrics}, indent=1) + "\n")
-    if args.only == "face":
-        return
+        (face_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(face), "epochs": epochs, "hard_negatives": len(hard), "validation": face_metrics}, indent=1) + "\n")
 
-    started = time.time()
-    log("finder: drawing procedural trays")
-    pasteable = [p for p in train_photos if data.WHOLE_DIE_BOXES[p.set_name] and len(p.boxes)]
-    frames = [data.photo_frame(p) for p in train_photos if p.fully_labelled and len(p.boxes)] * (1 if args.quick else 2)
-    frames += [data.drawn_frame(rng, pasteable) for _ in range(16 if args.quick else FINDER_DRAWN)]
-    epochs = 1 if args.quick else FINDER_EPOCHS
-    finder = train_finder(frames, rng, epochs, val_photos)
-    diff = export(FinderExport(finder), (1, 3, data.FINDER_SIZE, data.FINDER_SIZE), finder_path, "image", ["heat", "size"])
-    minutes = round((time.time() - started) / 60, 1)
-    log(f"exported {finder_path} ({finder_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {minutes} min")
-    read = onnx_reader(face_path)
-    finder_metrics = {f"threshold {t}": evaluate(finder, read, val_photos, t) for t in (FINDER_THRESHOLD, 0.5)}
-    log(f"finder validation: {json.dumps(finder_metrics)}")
-    (finder_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(finder), "epochs": epochs, "validation": finder_metrics}, indent=1) + "\n")
+    # 3. the pair on the validation photos
+    if finder is not None:
+        read = onnx_reader(face_path) if face_path.exists() else None
+        finder_metrics = {f"threshold {t}": evaluate(lambda img: finder_detect(finder, img, t), read, val_photos) for t in (FINDER_THRESHOLD, 0.5)}
+        log(f"finder validation: {json.dumps(finder_metrics)}")
+        (finder_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": finder_minutes, "parameters": parameters(finder), "epochs": 1 if args.quick else FINDER_EPOCHS, "validation": finder_metrics}, indent=1) + "\n")
     log("done")
 
 
