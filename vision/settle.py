@@ -70,7 +70,7 @@ class SettleDetector:
     """Feed it frames; it returns a Settled once per roll.
 
     reader: a callable frame -> FrameReading. Default: vision.reader.read_frame inside this
-    detector's roi (imported on first use), left to size the dice itself (its finder measures
+    detector's roi (imported on first use), left to size the dice itself (both readers measure
     each die): die_size_px here sets only how much change is motion.
     still_s: how long the tray must show no motion. agree_frames: how many consecutive
     readings must agree. motion_k: a pixel moved when its change exceeds motion_k times the
