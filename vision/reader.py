@@ -23,19 +23,21 @@ from vision.models.finder.finder import Finder
 
 # Which reader read_frame is: "pips", the hand-tuned pip reader (vision.pips), or "learned", the
 # networks below. The learned reader is to replace the pip reader once it reads every shared set's
-# validation photos (vision.split) better; with the networks of vision 2026-11-27 23:26 (a 49-minute
-# run) it does not: image-exact byler-d6 45.2 % (pips 83.3 %), penlington-wood 74.6 % (89.8 %),
-# rune55-trays 4.8 % (0 %); so the pip reader stays the default until better networks land
+# validation photos (vision.split) better; with the networks of vision 85298b8 it does not:
+# image-exact byler-d6 50.0 % (pips 83.3 %), penlington-wood 83.1 % (89.8 %), rune55-trays 9.5 %
+# (0 %); so the pip reader stays the default until better networks land
 # (`bunco bench vision DIR --split val --reader learned|pips` measures both).
 READER = "pips"
 
-# Thresholds, chosen on the validation photos of the three shared sets (122 photos, 828 dice), the
-# networks run once and the thresholds swept offline (FIND_AT 0.3-0.7, SURE_DIE 0.5-0.7 or off,
-# READ_AT 0-0.9), ranked by the sum of image-exact with wrong dice counted apart: at 0.4 / 0.5 / 0.6
-# with TURNS 4, byler-d6 exact 45.2 % (316 dice, recall 87.0 %, 3 wrong, 10 extra), penlington-wood
-# 74.6 % (195, 92.8 %, 1 wrong, 11 extra), rune55-trays 4.8 % (317, 57.7 %, 2 wrong, 0 extra).
-# READ_AT 0.5 read a few more dice and 2-11 more wrong; FIND_AT 0.3 found a few more and as many
-# extra; SURE_DIE changed nothing (the face net's "not a die" agreed with the finder's doubt).
+# Thresholds, chosen on the validation photos of the three shared sets (122 photos, 828 dice) with
+# the networks of vision b20252e (the face net was retrained since; not swept again), the nets run
+# once and the thresholds swept offline (FIND_AT 0.3-0.7, SURE_DIE 0.5-0.7 or off, READ_AT 0-0.9),
+# ranked by the sum of image-exact with wrong dice counted apart: at 0.4 / 0.5 / 0.6 with TURNS 4,
+# byler-d6 exact 45.2 % (316 dice, recall 87.0 %, 3 wrong, 10 extra), penlington-wood 74.6 % (195,
+# 92.8 %, 1 wrong, 11 extra), rune55-trays 4.8 % (317, 57.7 %, 2 wrong, 0 extra). READ_AT 0.5 read a
+# few more dice and 2-11 more wrong; FIND_AT 0.3 found a few more and as many extra; SURE_DIE
+# changed nothing (the face net's "not a die" agreed with the finder's doubt). With the 85298b8 face
+# net: 50.0 % (89.6 %, 1 wrong, 0 extra), 83.1 % (89.7 %, 0, 2), 9.5 % (58.0 %, 6, 0).
 FIND_AT = 0.4  # the finder's heat over which a peak is a die candidate
 SURE_DIE = 0.5  # a candidate this sure is a die: "not a die" from the face net makes it Unreadable
 READ_AT = 0.6  # the face net's confidence under which a die is Unreadable (asks for a re-roll)
