@@ -27,13 +27,18 @@ define apt_install
 	@$(APT_GET) install -y -qq $(2) >/dev/null
 endef
 
-.PHONY: demo test venv venv-package system system-packages fresh-check clean
+.PHONY: demo test venv venv-package system system-packages fresh-check clean model
 
 demo: venv
 	$(BIN)/bunco demo
 
 test: system venv
 	$(BIN)/python -m pytest -q
+
+# Rebuild the dice reader's networks (vision/models/*/*.onnx) from ../shared/dice and drawn dice.
+model: venv
+	$(BIN)/pip install -q -e '.[train]'
+	$(BIN)/python -m vision.training.train
 
 venv: $(VENV)/.installed
 

@@ -5,7 +5,7 @@ per-pixel median of the frames (dice that move drop out of a median) and stopped
 picture's edges (Canny), closed over the dice lying on it; the tray region is its bounding box. When the floor runs off every edge (a tray bigger than
 the view, or a plain table) the whole frame is the region.
 
-The die size is measured without the pip reader, as the median side of the compact square
+The die size is measured without the reader, as the median side of the compact square
 blobs that stand out from the floor, so a weak reader cannot spoil the calibration it relies
 on; the reader's own estimate is kept beside it for the debug picture and the report.
 """
@@ -142,7 +142,7 @@ def calibrate(frames: Sequence[np.ndarray], *, reader: Callable[..., FrameReadin
               use_reader: bool = True) -> Calibration:
     """Measure the tray region and the die size from a few frames of the tray with dice in it.
 
-    reader(frame, die_size_px=..., roi=...) defaults to vision.pips.read_frame."""
+    reader(frame, die_size_px=..., roi=...) defaults to vision.reader.read_frame."""
     if not frames:
         raise CalibrationError("no frames to calibrate from: is the camera giving pictures?")
     h, w = frames[0].shape[:2]
@@ -154,7 +154,7 @@ def calibrate(frames: Sequence[np.ndarray], *, reader: Callable[..., FrameReadin
     size_reader = None
     if use_reader:
         if reader is None:
-            from vision.pips import read_frame as reader
+            from vision.reader import read_frame as reader
         own = reader(frames[-1], die_size_px=None, roi=roi)  # the reader's own idea of the size
         if own.die_size_px:
             size_reader = float(own.die_size_px)

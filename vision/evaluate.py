@@ -84,6 +84,11 @@ class SetScore:
         return sum(s.recalled for s in scored) / max(1, sum(s.labelled for s in scored))
 
     @property
+    def dice(self) -> int:
+        """The labelled dice of the images scored."""
+        return sum(s.labelled for s in self.images)
+
+    @property
     def extra_dice(self) -> int:
         return sum(s.extra for s in self.images)
 
@@ -107,6 +112,7 @@ class SetScore:
         recall = self.die_recall
         return {
             "images": self.n,
+            "dice": self.dice,
             "exact": round(self.exact, 4),
             "die_recall": None if recall is None else round(recall, 4),
             "extra_dice": self.extra_dice,
@@ -204,6 +210,37 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
         extra = unmatched
     return ImageScore(image.file, exact, len(boxes), recalled, extra, read_values,
                       reading.ms, True, wrong)
+
+
+# The drawn validation sets: dice of colours the shared photo sets lack (body, pips as vision.drawn names them).
+DRAWN_SETS: dict[str, tuple[str, str]] = {
+    "red/white": ("red", "white"), "pink/black": ("pink", "black"),
+    "black/white": ("black", "white"), "blue/white": ("blue", "white"),
+}
+
+
+def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str], frames: int = 40, *,
+                   dice: int = 3, size: tuple[int, int] = (640, 480), seed: int = 0) -> SetScore:
+    """Read `frames` trays drawn by vision.drawn, each with `dice` dice of one look (body, pips), and
+    score them like a labelled photo set (every drawn die's box is its label).
+
+    The seed fixes every frame, so two readers (or two runs) see the same trays; the seed is not
+    one training draws from (vision/training uses its own), so these trays are validation.
+    """
+    import numpy as np
+
+    from vision.drawn import compose_tray, random_look
+
+    rng = np.random.default_rng([seed, 7919])
+    score = SetScore()
+    w, h = size
+    for i in range(frames):
+        frame, drawn = compose_tray(rng, w, h, count=dice, side=(24.0, 90.0),
+                                    looks=[random_look(rng, *look)], kind=None)
+        boxes = tuple((d.value, d.xc / w, d.yc / h, d.w / w, d.h / h) for d in drawn)
+        image = LabelledImage(f"drawn_{i}", Path(f"drawn_{i}"), tuple(sorted(d.value for d in drawn)), boxes)
+        score.images.append(score_image(image, read(frame), w, h))
+    return score
 
 
 def evaluate_set(folder: str | Path, read: Callable[..., FrameReading],

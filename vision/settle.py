@@ -69,13 +69,9 @@ class _State(Enum):
 class SettleDetector:
     """Feed it frames; it returns a Settled once per roll.
 
-    reader: a callable frame -> FrameReading. Default: vision.pips.read_frame inside this
-    detector's roi (imported on first use), left to size the dice itself: die_size_px here
-    sets only how much change is motion. The reader's rules were tuned and are benchmarked
-    on its own per-frame die size; handed `bunco calibrate`'s size instead (calibrate's roi
-    and size from each photo), byler-d6 read 51.5 % of images exactly (88.3 % of dice, 25
-    wrong) against 75 % (93.9 %, 16 wrong) in the same roi sizing its own dice, and
-    penlington-wood 91 % (96.9 %, 3 wrong, 5 extra) against 94.8 % (97.6 %, 0 wrong, 1 extra).
+    reader: a callable frame -> FrameReading. Default: vision.reader.read_frame inside this
+    detector's roi (imported on first use), left to size the dice itself (both readers measure
+    each die): die_size_px here sets only how much change is motion.
     still_s: how long the tray must show no motion. agree_frames: how many consecutive
     readings must agree. motion_k: a pixel moved when its change exceeds motion_k times the
     frame's noise (noise_floor grey levels at least, for clean replayed frames).
@@ -117,7 +113,7 @@ class SettleDetector:
     # ------------------------------------------------------------------ the reader
     def _read(self, frame: np.ndarray) -> FrameReading:
         if self.reader is None:
-            from vision.pips import read_frame  # lazy: the reader pulls in its own modules
+            from vision.reader import read_frame  # lazy: the reader loads its networks
 
             roi = self.roi
             self.reader = lambda f: read_frame(f, roi=roi)

@@ -9,6 +9,11 @@ or a latency benchmark needs.
 
 Why byler-d6 and not penlington-wood: its photos look straight down like a camera over a tray
 and its boxes hold the whole die; penlington-wood is oblique and its boxes hold only the top face.
+
+Without the photos (a plain clone of the repository, no ../shared beside it) the dice and the tray
+floor are drawn instead (vision.drawn, the same drawing the networks are trained on), so the demo
+and every test of the settle stage run from the package alone; with the photos present the real
+crops are used.
 """
 
 from __future__ import annotations
@@ -61,6 +66,11 @@ def _origin_path(checkout: Path) -> Path | None:
 
 
 DICE_ROOT = find_dice_root()
+
+
+def has_photos(root: str | os.PathLike[str] = DICE_ROOT) -> bool:
+    """True when the byler-d6 photos and boxes the real crop bank is cut from are at `root`."""
+    return (Path(root) / "byler-d6" / "boxes.csv").is_file()
 FRAME_SIZE = (640, 480)  # width, height
 
 
@@ -78,6 +88,10 @@ class DieCrop:
     angle: float  # degrees, the die's rotation in the photo (minAreaRect)
     source: str  # file name, for debugging
     contrast: float = 0.0  # grey-level gap between pips and body: low for dark dice with red pips
+    # a soft shadow is pasted under the die. Not under drawn dice: their masks are exact, where a
+    # real crop's is cut a pixel inside the die, and with the shadow too their blobs measured 12-17 %
+    # over die_px in `bunco calibrate` (real crops 1-7 %, drawn ones without it 0-9 %)
+    shadow: bool = True
 
 
 def _lab_distance(img: np.ndarray, ref_lab: np.ndarray) -> np.ndarray:
@@ -196,6 +210,45 @@ def crop_bank(root: str | os.PathLike[str] = DICE_ROOT, dataset: str = "byler-d6
     return tuple(crops)
 
 
+# Drawn dice sets for a camera without the photos: (body, pips) as vision.drawn names them,
+# the kinds a Bunco party brings; a SyntheticRolls source draws all its dice in one of them.
+DRAWN_LOOKS: tuple[tuple[str, str], ...] = (("white", "black"), ("red", "white"), ("cream", "black"),
+                                            ("blue", "white"), ("black", "white"), ("pink", "black"))
+
+
+@functools.lru_cache(maxsize=8)
+def drawn_bank(body: str = "white", pip: str = "black", per_value: int = 3, side: float = 64.0,
+               seed: int = 0) -> tuple[DieCrop, ...]:
+    """Dice drawn procedurally (vision.drawn), lying flat and square to the frame, as crops like
+    crop_bank's: `per_value` of each value, one look (a set's dice look alike).
+
+    Each die is drawn twice, on black and on white, with the same random draws: where the two
+    differ the floor shows through, which gives the die's exact coverage (its mask) and its own
+    colour, ready to be turned, scaled, blurred and pasted like a real crop.
+    """
+    from vision.drawn import Pose, draw_die, random_look
+
+    rng = np.random.default_rng(seed)
+    look = random_look(rng, body, pip)
+    size = int(math.ceil(side * 1.7)) | 1
+    crops: list[DieCrop] = []
+    for value in range(1, 7):
+        for k in range(per_value):
+            draw_seed = int(rng.integers(2**32))
+            pose = Pose(value, size / 2, size / 2, side)
+            on_black = np.zeros((size, size, 3), np.uint8)
+            on_white = np.full((size, size, 3), 255, np.uint8)
+            draw_die(on_black, look, pose, np.random.default_rng(draw_seed), shadow=0.0)
+            draw_die(on_white, look, pose, np.random.default_rng(draw_seed), shadow=0.0)
+            seen = 1.0 - (on_white.astype(np.float32) - on_black.astype(np.float32)).mean(axis=2) / 255.0
+            mask = np.clip(seen, 0.0, 1.0)
+            colour = on_black.astype(np.float32) / np.maximum(mask, 1e-3)[:, :, None]
+            image = np.clip(colour, 0, 255).astype(np.uint8)
+            crops.append(DieCrop(value, image, mask, float(side), 0.0, f"drawn:{body}/{pip}#{k}",
+                                 _pip_contrast(image, mask), shadow=False))
+    return tuple(crops)
+
+
 # --------------------------------------------------------------------------- the tray
 
 
@@ -230,9 +283,21 @@ def _floor_texture(root: str | os.PathLike[str] = DICE_ROOT) -> np.ndarray:
     return clean[int(h * 0.22):int(h * 0.97), int(w * 0.03):int(w * 0.97)].copy()
 
 
+def _drawn_floor(width: int, height: int) -> np.ndarray:
+    """A tray floor without the photos: vision.drawn's felt (dice of any colour stand out on it),
+    its uneven light taken out and its grain cut to a third (make_tray adds its own soft vignette; a floor
+    much lighter at one end, or as grainy as drawn felt, is one `bunco calibrate` cannot flood-fill
+    from its middle to the tray's wall, where the photos' tray floor is)."""
+    from vision.drawn import background
+
+    felt = background(np.random.default_rng(1234), height, width, "felt").astype(np.float32)
+    light = cv2.GaussianBlur(felt, (0, 0), max(width, height) / 8)
+    return np.clip(0.3 * (felt - light) + light.mean(axis=(0, 1)), 0, 255).astype(np.uint8)
+
+
 def make_tray(size: tuple[int, int] = FRAME_SIZE, *, rim_px: int = 14, margin_px: int | None = None,
               root: str | os.PathLike[str] = DICE_ROOT) -> Tray:
-    """A light tray floor (real surface texture) with a dark rim, on a brown table."""
+    """A tray floor (the photos' light surface, or drawn felt without them) with a dark rim, on a brown table."""
     w, h = size
     margin = margin_px if margin_px is not None else max(8, int(min(w, h) * 0.06))
     rng = np.random.default_rng(1234)
@@ -244,7 +309,8 @@ def make_tray(size: tuple[int, int] = FRAME_SIZE, *, rim_px: int = 14, margin_px
     img = np.clip(table, 0, 255).astype(np.uint8)
     ox, oy, ow, oh = margin, margin, w - 2 * margin, h - 2 * margin
     fx, fy, fw, fh = ox + rim_px, oy + rim_px, ow - 2 * rim_px, oh - 2 * rim_px
-    img[fy:fy + fh, fx:fx + fw] = cv2.resize(_floor_texture(root), (fw, fh), interpolation=cv2.INTER_AREA)
+    img[fy:fy + fh, fx:fx + fw] = cv2.resize(_floor_texture(root), (fw, fh), interpolation=cv2.INTER_AREA) \
+        if has_photos(root) else _drawn_floor(fw, fh)
     rim = np.zeros((h, w), bool)
     rim[oy:oy + oh, ox:ox + ow] = True
     rim[fy:fy + fh, fx:fx + fw] = False
@@ -455,8 +521,9 @@ class SyntheticRolls:
         # dark dice with dark-red pips are the reader's hard cases, measured on the real photos;
         # here they would only blur what a settle test checks, so by default they stay out
         # (and all dice of a set are one size: every crop is scaled to die_px, none blown up much)
-        self.crops = tuple(c for c in crop_bank(str(root))
-                           if c.contrast >= min_contrast and c.edge_px >= die_px / 1.25)
+        # without the photos, one drawn set of dice in a look of the rng's choosing (vision.drawn)
+        bank = crop_bank(str(root)) if has_photos(root) else drawn_bank(*self.rng.choice(DRAWN_LOOKS))
+        self.crops = tuple(c for c in bank if c.contrast >= min_contrast and c.edge_px >= die_px / 1.25)
         if not {c.value for c in self.crops} >= {1, 2, 3, 4, 5, 6}:
             raise ValueError(f"no crops for some values at die_px={die_px}, min_contrast={min_contrast}")
         self.by_value: dict[int, list[DieCrop]] = {v: [c for c in self.crops if c.value == v] for v in range(1, 7)}
@@ -515,7 +582,7 @@ class SyntheticRolls:
         frame = self.tray.image.copy()
         for crop, x, y, angle, blur in dice:
             img, mask = _rotated_patch(crop, angle, self.die_size_px / crop.edge_px, blur)
-            _paste(frame, img, mask, x, y, shadow=math.hypot(*blur) < 6)
+            _paste(frame, img, mask, x, y, shadow=crop.shadow and math.hypot(*blur) < 6)
         np.copyto(frame, self.tray.image, where=self.tray.rim[:, :, None])
         if hand is not None:
             _draw_hand(frame, (hand[0], hand[1]), hand[2])

@@ -1,4 +1,4 @@
-"""`bunco bench vision DIR`: accuracy and speed of the pip reader on a labelled photo set."""
+"""`bunco bench vision DIR`: accuracy and speed of the dice reader on a labelled photo set."""
 
 from __future__ import annotations
 
@@ -9,14 +9,22 @@ from pathlib import Path
 
 from appliance.errors import UserError
 
-HELP = "pip reader on a labelled set (DIR/images + labels.csv [+ boxes.csv, label_issues.csv])"
+HELP = "dice reader on a labelled set (DIR/images + labels.csv [+ boxes.csv, label_issues.csv])"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dir", metavar="DIR", help="a set folder laid out like shared/dice/<set>/")
+    parser.add_argument("dir", metavar="DIR", nargs="?",
+                        help="a set folder laid out like shared/dice/<set>/ (or --drawn)")
+    parser.add_argument("--drawn", action="store_true",
+                        help="instead of photos, 640x480 trays of three dice drawn by vision.drawn in the colours "
+                             "the photo sets lack (red/white, pink/black, black/white, blue/white): one result each")
+    parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a colour (default 40)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--split", choices=("all", "even", "odd"), default="all",
-                        help="score every image, or only even- / odd-indexed ones (train/held-out)")
+    parser.add_argument("--split", choices=("all", "val", "train"), default="all",
+                        help="score every image, or only the validation photos the networks never trained on "
+                             "(vision.split), or only the training ones")
+    parser.add_argument("--reader", choices=("learned", "pips"), default=None,
+                        help="the learned reader or the hand-tuned pip reader (default: vision.reader.READER)")
     parser.add_argument("--change", default="none", metavar="NAME[,NAME...]",
                         help="read each photo as another camera or room would take it: "
                              "scale0.6, dark0.6, blur1, jpeg40, ... (vision.retake; 'list' lists them); "
@@ -29,8 +37,15 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.evaluate import evaluate_set
-    from vision.pips import read_frame
     from vision.retake import CHANGES
+    from vision.split import is_validation
+
+    from vision import reader
+
+    if (args.reader or reader.READER) == "pips":
+        from vision.pips import read_frame
+    else:
+        read_frame = reader.read_learned
 
     if args.change == "list":
         print(" ".join(CHANGES))
@@ -40,14 +55,18 @@ def run(args: argparse.Namespace) -> int:
         if name not in CHANGES:
             raise UserError(f"--change {name}: not a picture change (one of: {', '.join(CHANGES)})")
 
+    cv2.setNumThreads(1)  # the figure we quote is one core's
+    if args.drawn:
+        return _drawn(args, read_frame)
+    if args.dir is None:
+        raise UserError("give a set folder DIR, or --drawn")
     folder = Path(args.dir)
     if not (folder / "labels.csv").is_file():
         raise UserError(f"{folder}: not a labelled set (no labels.csv; expected images/ + labels.csv)")
-    cv2.setNumThreads(1)  # the figure we quote is one core's
     select = None
     if args.split != "all":
-        parity = 0 if args.split == "even" else 1
-        select = lambda i, _img: i % 2 == parity  # noqa: E731
+        want = args.split == "val"
+        select = lambda _i, img: is_validation(folder.resolve().name, img.file) == want  # noqa: E731
     results = []
     for name in names:
         try:
@@ -81,6 +100,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _drawn(args: argparse.Namespace, read_frame) -> int:
+    """The drawn validation trays, one result a colour (the keys of a photo set's result)."""
+    from vision.evaluate import DRAWN_SETS, evaluate_drawn
+
+    if args.frames < 1:
+        raise UserError(f"--frames must be at least 1, not {args.frames}")
+    results = {}
+    for name, look in DRAWN_SETS.items():
+        results[name] = evaluate_drawn(read_frame, look, args.frames).as_dict()
+        if not args.json:
+            print(f"drawn {name}")
+            _print(results[name], "none")
+    if args.json:
+        print(json.dumps(results))
+    return 0
+
+
 def _mean(values: list) -> float | None:
     return None if None in values else round(sum(values) / len(values), 4)
 
@@ -90,6 +126,7 @@ def _print(result: dict, name: str) -> None:
     print(f"images      {result['images']}" + (f" (as {name})" if name != "none" else ""))
     print(f"exact       {result['exact']:.1%}")
     print(f"die recall  {'n/a (no boxes.csv)' if recall is None else f'{recall:.1%}'}")
+    print(f"dice        {result['dice']}")
     print(f"extra dice  {result['extra_dice']}")
     wrong = result["wrong_dice"]
     print(f"wrong dice  {'n/a (no boxes.csv)' if wrong is None else wrong}")

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_images(args.images)
     from vision.overlay import draw_reading
-    from vision.pips import read_frame
+    from vision.reader import read_frame
 
     overlay_dir = Path(args.overlay) if args.overlay else None
     if overlay_dir is not None:

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     display = Display(mode="headless" if args.headless else "auto")
     connect(unit, board, display)
     # a synthetic tray knows its dice's size, as `bunco calibrate` would measure it for a camera: how much
-    # change is motion (the pip reader sizes the dice in each frame itself: vision.settle.SettleDetector)
+    # change is motion (the reader sizes the dice in each frame itself: vision.settle.SettleDetector)
     die_size = config.die_size_px or getattr(source, "die_size_px", None)
     settle = None if hand_only else SettleDetector(expected_dice=config.rules.dice, roi=config.roi,
                                                    die_size_px=die_size)

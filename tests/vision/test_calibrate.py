@@ -40,7 +40,7 @@ def test_die_size_and_tray_on_synthetic_frames(die_px, seed):
     assert all(x < cx < x + w and y < cy < y + h for cx, cy in src.truth[0].centres)
 
 
-def test_real_tray_photo_region_holds_every_labelled_die():
+def test_real_tray_photo_region_holds_every_labelled_die(dice_sets):
     name = "IMG_20191208_111228.jpg"
     img = cv2.imread(str(BYLER / "images" / name))
     roi, found = find_tray([img])
@@ -54,7 +54,7 @@ def test_real_tray_photo_region_holds_every_labelled_die():
         assert x <= cx <= x + w and y <= cy <= y + h
 
 
-def test_plain_surface_has_no_tray_edge():
+def test_plain_surface_has_no_tray_edge(dice_sets):
     img = cv2.imread(str(BYLER / "images" / "IMG_20191209_095533.jpg"))
     roi, found = find_tray([img])
     assert not found and roi == (0, 0, img.shape[1], img.shape[0])
@@ -235,7 +235,7 @@ def test_bunco_calibrate_on_synthetic_rolls(tmp_path, capsys):
     config = tmp_path / "unit.toml"
     config.write_text(CONFIG)
     debug = tmp_path / "debug.png"
-    code = main(["calibrate", "--camera", "synthetic:3", "--skip", "40", "--frames", "8",
+    code = main(["calibrate", "--camera", "synthetic:2", "--skip", "40", "--frames", "8",
                  "--config", str(config), "--debug", str(debug)])
     assert code == 0
     data = tomllib.loads(config.read_text())

@@ -37,7 +37,7 @@ def test_read_bad_file_says_so(tmp_path, capsys):
 def _two_image_set(tmp_path, dice_sets):
     # a two-image set laid out like the shared ones
     src = dice_sets / "penlington-wood"
-    (tmp_path / "images").mkdir()
+    (tmp_path / "images").mkdir(parents=True)
     keep = ["five_44.jpg", "dice_1.jpg"]
     lines = (src / "labels.csv").read_text().splitlines()
     (tmp_path / "labels.csv").write_text("\n".join([lines[0]] + [l for l in lines if l.split(",")[0] in keep]) + "\n")
@@ -51,8 +51,28 @@ def test_bench_vision_json(tmp_path, dice_sets, capsys):
     _two_image_set(tmp_path, dice_sets)
     assert main(["bench", "vision", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"images", "exact", "die_recall", "extra_dice", "wrong_dice", "ms_p50", "ms_p95"}
+    assert set(out) == {"images", "dice", "exact", "die_recall", "extra_dice", "wrong_dice", "ms_p50", "ms_p95"}
     assert out["images"] == 2 and 0.0 <= out["exact"] <= 1.0 and 0.0 <= out["die_recall"] <= 1.0
+    assert out["dice"] == 5 + 1  # five_44: five 5s; dice_1: one die
+
+
+def test_bench_vision_splits_by_vision_split(tmp_path, dice_sets, capsys):
+    from vision.split import is_validation
+
+    _two_image_set(tmp_path / "penlington-wood", dice_sets)
+    held = sum(is_validation("penlington-wood", f) for f in ("five_44.jpg", "dice_1.jpg"))
+    for split, images in (("val", held), ("train", 2 - held), ("all", 2)):
+        assert main(["bench", "vision", str(tmp_path / "penlington-wood"), "--json", "--split", split]) == 0
+        assert json.loads(capsys.readouterr().out.strip())["images"] == images, split
+
+
+def test_bench_vision_on_drawn_trays(capsys):
+    assert main(["bench", "vision", "--drawn", "--frames", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white"}
+    assert all(r["images"] == 2 and r["dice"] == 6 for r in out.values())
+    assert main(["bench", "vision"]) == 2
+    assert "--drawn" in capsys.readouterr().err
 
 
 def test_bench_vision_not_a_set(tmp_path, capsys):

@@ -171,7 +171,7 @@ def test_bad_parameters_are_refused():
 
 
 def test_endless_mode_with_the_real_reader_runs(synthetic):
-    """The default reader (vision.pips.read_frame) plugs in; this checks the wiring and that
+    """The default reader (vision.reader.read_frame) plugs in; this checks the wiring and that
     it emits at most one reading per roll, not the reader's accuracy (see the next test)."""
     src = SyntheticRolls(None, rng=random.Random(3), fps=15)
     det = SettleDetector(roi=src.tray.floor, die_size_px=src.die_size_px)

@@ -182,7 +182,7 @@ def test_one_photo_and_unknown_specs_are_explained(tmp_path):
 # ---------------------------------------------------------------- replay
 
 
-def test_replay_of_a_folder_of_the_shared_photos(tmp_path):
+def test_replay_of_a_folder_of_the_shared_photos(tmp_path, dice_sets):
     names = ["dice_1.jpg", "dice_10.jpg", "dice_11.jpg"]
     for n in names:
         shutil.copy(PHOTOS / n, tmp_path / n)
@@ -196,7 +196,7 @@ def test_replay_of_a_folder_of_the_shared_photos(tmp_path):
         assert np.array_equal(got[2 * i][1], photo) and np.array_equal(got[2 * i + 1][1], photo)
 
 
-def test_replay_of_the_whole_shared_folder_loops():
+def test_replay_of_the_whole_shared_folder_loops(dice_sets):
     src = PhotoFolderSource(PHOTOS, fps=30, loop=True)
     n = len(src.files)
     assert n == len(list(PHOTOS.glob("*.jpg")))
@@ -223,7 +223,7 @@ def test_replay_of_a_video_file(tmp_path):
     assert np.abs(got[-1][1].astype(int) - frames[-1]).mean() < 4  # JPEG-compressed, same picture
 
 
-def test_pacing_waits_with_the_injected_clock(tmp_path):
+def test_pacing_waits_with_the_injected_clock(tmp_path, dice_sets):
     shutil.copy(PHOTOS / "dice_1.jpg", tmp_path / "a.jpg")
     now = [50.0]
     slept = []

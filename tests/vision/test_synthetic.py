@@ -1,4 +1,4 @@
-"""Synthetic rolls: real labelled crops, and a truth that matches the frames."""
+"""Synthetic rolls: real labelled crops (drawn dice without the photos), and a truth that matches the frames."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from vision.synthetic import DICE_ROOT, Empty, Hand, Roll, SyntheticRolls, crop_bank
+from vision.synthetic import DICE_ROOT, DRAWN_LOOKS, Empty, Hand, Roll, SyntheticRolls, crop_bank, drawn_bank
 
 
-def test_crops_are_real_labelled_dice():
+def test_crops_are_real_labelled_dice(dice_sets):
     crops = crop_bank(str(DICE_ROOT))
     assert len(crops) > 200
     assert {c.value for c in crops} == {1, 2, 3, 4, 5, 6}
@@ -21,6 +21,28 @@ def test_crops_are_real_labelled_dice():
     for c in crops[:50]:
         assert c.image.shape[:2] == c.mask.shape and 0 <= c.mask.min() and c.mask.max() <= 1
         assert 20 < c.edge_px < 70
+
+
+@pytest.mark.parametrize("body, pip", DRAWN_LOOKS)
+def test_drawn_crops_are_whole_dice_of_every_value(body, pip):
+    """Without the photos the camera draws its dice: each crop is one die, its mask the die's
+    exact coverage (opaque inside, clear at the corners of the patch), pips standing out."""
+    crops = drawn_bank(body, pip)
+    assert [c.value for c in crops] == [v for v in range(1, 7) for _ in range(3)]
+    for c in crops:
+        h, w = c.mask.shape
+        assert c.image.shape == (h, w, 3) and 0 <= c.mask.min() and c.mask.max() <= 1
+        assert c.mask[h // 2, w // 2] > 0.99 and c.mask[0, 0] < 0.01 and c.mask[-1, -1] < 0.01
+        # the die covers about its side squared (rounded corners take a little)
+        assert 0.85 < c.mask.sum() / c.edge_px**2 < 1.1
+        assert c.contrast > 60
+
+
+def test_without_the_photos_the_camera_draws_its_dice(tmp_path):
+    src = SyntheticRolls([Roll((1, 4, 6), rest_s=0.2)], rng=random.Random(3), fps=10, root=str(tmp_path))
+    assert all(c.source.startswith("drawn:") for c in src.crops)
+    frames = [f for _, f in src]
+    assert frames[-1].shape == (480, 640, 3) and src.truth[0].values == (1, 4, 6)
 
 
 def test_truth_matches_the_frames():

@@ -1,0 +1,74 @@
+"""vision.drawn: the face network's crop contract (cut_square), real d6 pip layouts, and trays
+whose truth matches what was drawn."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import drawn
+
+
+def test_cut_square_is_the_contract_crop_inside_the_frame():
+    frame = np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    got = drawn.cut_square(frame, 80, 60, 40)
+    want = cv2.resize(frame[40:80, 60:100], (32, 32), interpolation=cv2.INTER_AREA)
+    assert got.dtype == np.uint8 and got.shape == (32, 32, 3)
+    assert np.array_equal(got, want)
+
+
+def test_cut_square_replicates_the_edge_outside_the_frame():
+    frame = np.zeros((50, 50, 3), np.uint8)
+    frame[:, 0] = 200  # the left column: replicated leftwards
+    got = drawn.cut_square(frame, 0, 25, 32)
+    assert got.shape == (32, 32, 3)
+    assert (got[:, :15] == 200).all() and (got[:, 17:] == 0).all()
+
+
+def test_pip_layouts_are_a_real_d6():
+    for value, pips in drawn.PIP_LAYOUTS.items():
+        assert len(pips) == value
+        assert len(set(pips)) == value
+        # every layout is symmetric under a half turn, as printed dice are
+        assert {(-x, -y) for x, y in pips} == set(pips)
+
+
+def test_side_faces_are_never_the_top_or_its_opposite():
+    rng = np.random.default_rng(1)
+    for top in range(1, 7):
+        sides = drawn._side_values(rng, top)
+        assert sorted(sides) == sorted(v for v in range(1, 7) if v not in (top, 7 - top))
+        assert sides[0] + sides[1] == 7 and sides[2] + sides[3] == 7
+
+
+def test_drawn_top_face_shows_its_pips():
+    """A flat white die with black pips on white paper: the dark blobs inside the box are the value."""
+    for value in range(1, 7):
+        rng = np.random.default_rng(value)
+        frame = np.full((160, 160, 3), 235, np.uint8)
+        look = drawn.DieLook(body=(240, 240, 240), pip=(10, 10, 10), corner=0.15, pip_size=0.09, pip_spread=0.26)
+        die = drawn.draw_die(frame, look, drawn.Pose(value, 80, 80, 90, yaw=float(rng.uniform(0, 360))), rng, shadow=0)
+        assert die.value == value and abs(die.xc - 80) < 1 and abs(die.yc - 80) < 1
+        x0, y0 = int(die.xc - die.w * 0.42), int(die.yc - die.h * 0.42)
+        inside = frame[y0 : int(die.yc + die.h * 0.42), x0 : int(die.xc + die.w * 0.42)]
+        dark = (cv2.cvtColor(inside, cv2.COLOR_BGR2GRAY) < 100).astype(np.uint8)
+        blobs = cv2.connectedComponentsWithStats(dark)[2][1:]
+        assert len([b for b in blobs if b[cv2.CC_STAT_AREA] > 20]) == value
+
+
+def test_compose_tray_is_seeded_and_its_dice_do_not_overlap():
+    a, dice_a = drawn.compose_tray(np.random.default_rng(7), 320, 240, count=5, side=(25, 40))
+    b, dice_b = drawn.compose_tray(np.random.default_rng(7), 320, 240, count=5, side=(25, 40))
+    assert np.array_equal(a, b) and dice_a == dice_b
+    assert a.shape == (240, 320, 3) and len(dice_a) >= 3
+    for i, d in enumerate(dice_a):
+        assert 1 <= d.value <= 6 and 0 <= d.xc < 320 and 0 <= d.yc < 240
+        for e in dice_a[i + 1 :]:
+            assert np.hypot(d.xc - e.xc, d.yc - e.yc) > 0.5 * (min(d.w, d.h) + min(e.w, e.h))
+
+
+def test_letterbox_scales_the_longer_side_and_pads_with_zeros_bottom_right():
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    canvas, scale = drawn.letterbox(frame)
+    assert canvas.shape == (256, 256, 3) and scale == 0.4
+    assert (canvas[:192] == 90).all() and (canvas[192:] == 0).all()

@@ -1,0 +1,1 @@
+"""The face network: which face a die shows (face.py, README.md, face.onnx)."""

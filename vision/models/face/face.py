@@ -1,0 +1,72 @@
+"""FaceReader: square die crops in, the top face's value and the net's confidence out (cv2.dnn).
+
+The crop is an axis-aligned square centred on the die, its side 1.3 times the die's box side (some
+floor around the die, whatever its turn), padded by replicating the border where it leaves the
+frame, scaled to 32x32 with INTER_AREA (vision.drawn.cut_square, shared with training). The net
+gives 7 logits: values 1..6 and "not a readable die" (a cocked die, a hand, a stray find); the
+softmax is taken here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from vision.models import load, model_path
+
+INPUT = 32  # the crop's side fed to the net
+CLASSES = 7  # values 1..6, then "not a readable die"
+NOT_A_DIE = 6  # the class index of "not a readable die"
+CROP_GROW = 1.3  # the crop's side over the die box's side
+
+
+class FaceRead(NamedTuple):
+    """The net's answer for one crop: value None when its best class is "not a readable die"."""
+
+    value: int | None
+    confidence: float  # the winning class's probability (averaged over the turns read)
+    probs: np.ndarray  # the 7 class probabilities
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class FaceReader:
+    """reader(crops) -> [FaceRead]: crops are BGR squares of any size (scaled to 32x32 here).
+
+    turns: how many quarter turns of each crop are read and their probabilities averaged (1 = the
+    crop as it is; a die's face reads the same turned, so turns cost time for steadier answers).
+    """
+
+    def __init__(self, turns: int = 1, path=None) -> None:
+        if not 1 <= turns <= 4:
+            raise ValueError("turns must be 1..4 quarter turns")
+        self.turns = turns
+        self.path = path if path is not None else model_path("face")
+
+    def logits(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """The raw (N, 7) logits of crops, one forward pass each (the shipped net has batch 1)."""
+        net = load(self.path)
+        out = np.empty((len(crops), CLASSES), np.float32)
+        for i, crop in enumerate(crops):
+            small = crop if crop.shape[:2] == (INPUT, INPUT) else cv2.resize(crop, (INPUT, INPUT), interpolation=cv2.INTER_AREA)
+            net.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0, (INPUT, INPUT), swapRB=False), "crop")
+            out[i] = net.forward("logits").reshape(-1)[:CLASSES]
+        return out
+
+    def __call__(self, crops: Sequence[np.ndarray]) -> list[FaceRead]:
+        if not crops:
+            return []
+        turned = [np.rot90(c, k).copy() for c in crops for k in range(self.turns)]
+        probs = softmax(self.logits(turned)).reshape(len(crops), self.turns, CLASSES).mean(axis=1)
+        out = []
+        for p in probs:
+            best = int(np.argmax(p))
+            out.append(FaceRead(None if best == NOT_A_DIE else best + 1, float(p[best]), p))
+        return out

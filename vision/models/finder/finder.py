@@ -1,0 +1,108 @@
+"""Finder: a frame in, the dice's centres and sizes out (a heatmap network run by cv2.dnn).
+
+The network sees the frame letterboxed to 256x256 (the longer side scaled to 256, pasted top-left
+on black) and gives two 64x64 maps: "heat", how sure it is that a die's centre lies in each cell
+(sigmoid applied in the net), and "size", the die's side there in input pixels / 64. A die is a
+3x3 local maximum of the heat over a threshold; its centre is refined to the heat-weighted mean of
+that 3x3 neighbourhood (a cell is 4 input pixels, a few frame pixels: too coarse for a crop's
+centre on small dice otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from vision.models import load, model_path
+
+INPUT = 256  # the network's square input
+STRIDE = 4  # input pixels per heat cell (256 / 64)
+SIZE_UNIT = 64.0  # the size map's unit, in input pixels
+
+
+class Found(NamedTuple):
+    """One die the finder found, in the frame's pixels: (xc, yc, side, score)."""
+
+    xc: float
+    yc: float
+    side: float  # the die's side (its box's longer side)
+    score: float  # the heat at its centre, 0..1
+
+
+ALIGN = 16  # the net's coarsest stride: a trimmed input's sides are multiples of it
+
+
+def letterbox(frame: np.ndarray, size: int = INPUT, trim: bool = False,
+              scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The frame scaled so its longer side is `size`, pasted top-left on a black square, and the scale.
+
+    trim: leave out the black rows or columns past the picture (rounded up to ALIGN): the net is
+    fully convolutional, so a 640x480 frame runs as 256x192, a quarter less work.
+    scale: scale by this instead (at most size / the longer side): a part of a frame scaled as
+    the whole frame would be, so its dice have the size the finder sees in whole frames.
+    """
+    h, w = frame.shape[:2]
+    scale = size / max(h, w) if scale is None else min(scale, size / max(h, w))
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    if trim:
+        sw, sh = min(size, -(-nw // ALIGN) * ALIGN), min(size, -(-nh // ALIGN) * ALIGN)
+    else:
+        sw = sh = size
+    square = np.zeros((sh, sw, 3), np.uint8)
+    square[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)  # as vision.drawn.letterbox (training)
+    return square, scale
+
+
+class Finder:
+    """finder(frame_bgr) -> [Found], best first. The net is read on first use (vision.models.load)."""
+
+    def __init__(self, threshold: float = 0.3, path=None, trim: bool = False) -> None:
+        self.threshold = threshold
+        self.trim = trim
+        self.path = path if path is not None else model_path("finder")
+
+    def maps(self, frame_bgr: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+        """The heat and size maps of a frame (64x64; fewer rows or columns trimmed), and the letterbox scale (input px / frame px)."""
+        if frame_bgr.ndim == 2:
+            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+        square, scale = letterbox(frame_bgr, trim=self.trim, scale=scale)
+        net = load(self.path)
+        net.setInput(cv2.dnn.blobFromImage(square, 1 / 255.0, swapRB=False), "image")
+        heat, size = net.forward(["heat", "size"])
+        return heat[0, 0], size[0, 0], scale
+
+    def __call__(self, frame_bgr: np.ndarray, scale: float | None = None) -> list[Found]:
+        """The dice in the frame; scale: see letterbox (None: the frame's longer side to 256)."""
+        heat, size, scale = self.maps(frame_bgr, scale)
+        return peaks(heat, size, scale, self.threshold, frame_bgr.shape[1], frame_bgr.shape[0])
+
+
+def peaks(heat: np.ndarray, size: np.ndarray, scale: float, threshold: float,
+          width: int, height: int) -> list[Found]:
+    """The 3x3 local maxima of `heat` over `threshold`, in frame pixels, best first.
+
+    Plateaus (two equal neighbouring cells) would give two dice for one: of equal cells only the
+    first in raster order is kept.
+    """
+    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
+    padded = np.pad(heat, 1)
+    taken = np.zeros(heat.shape, bool)
+    out: list[Found] = []
+    for y, x in sorted(zip(ys.tolist(), xs.tolist()), key=lambda p: -heat[p]):
+        if taken[max(0, y - 1):y + 2, max(0, x - 1):x + 2].any():
+            continue
+        taken[y, x] = True
+        win = padded[y:y + 3, x:x + 3]
+        total = float(win.sum())
+        dy = float((win.sum(axis=1) * (-1, 0, 1)).sum()) / total
+        dx = float((win.sum(axis=0) * (-1, 0, 1)).sum()) / total
+        xc = ((x + dx + 0.5) * STRIDE) / scale
+        yc = ((y + dy + 0.5) * STRIDE) / scale
+        if xc >= width or yc >= height:
+            continue  # in the letterbox's black padding
+        side = float(size[y, x]) * SIZE_UNIT / scale
+        out.append(Found(xc, yc, side, float(heat[y, x])))
+    return out
