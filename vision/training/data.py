@@ -34,6 +34,11 @@ FINDER_SIZE = 256
 STRIDE = 4
 NEGATIVE = 6
 
+# Samples an epoch from each real die, by set: the hard sets (small, marbled, crowded, oblique) more often.
+REAL_REPEATS = {"byler-d6": 3, "penlington-wood": 1, "rune55-trays": 4}
+# Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
+PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
+
 
 @dataclass
 class Photo:
@@ -242,12 +247,6 @@ def real_negatives(rng: np.random.Generator, photo: Photo, count: int) -> list[S
         if np.all(dist > 0.5 * (sides * body + s * CUT)):
             out.append(Scene(photo.image, float(x), float(y), float(s), NEGATIVE))
     return out
-
-
-# Samples an epoch from each real die, by set: the hard sets (small, marbled, crowded, oblique) more often.
-REAL_REPEATS = {"byler-d6": 3, "penlington-wood": 1, "rune55-trays": 4}
-# Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
-PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
 
 
 def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.random.Generator, negatives_per_photo: int = 4, pasted_fraction: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
