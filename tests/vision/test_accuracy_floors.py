@@ -28,20 +28,11 @@ FLOORS = {
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
-def test_accuracy_floor(dice_sets, name):
+def test_accuracy_floor(dice_sets, name, holds):
     cv2.setNumThreads(1)
     score = evaluate_set(dice_sets / name, read_frame)
     assert score.n == len(list((dice_sets / name / "images").iterdir()))
-    _holds(score, FLOORS[name])
-
-
-def _holds(score, floor: tuple[float, float, int, int]) -> None:
-    """The score is at or above the floor's exact and die recall, at or below its extra and wrong dice."""
-    exact, recall, extra, wrong = floor
-    assert score.exact >= exact, score.as_dict()
-    assert score.die_recall >= recall, score.as_dict()
-    assert score.extra_dice <= extra, score.as_dict()
-    assert score.wrong_dice <= wrong, score.as_dict()
+    holds(score, FLOORS[name])
 
 
 # (set, change): (exact, die recall, most extra dice, most wrong dice) on the odd-indexed photos
@@ -69,7 +60,7 @@ CHANGED_FLOORS = {
 
 
 @pytest.mark.parametrize("name,change", sorted(CHANGED_FLOORS))
-def test_accuracy_floor_on_changed_pictures(dice_sets, name, change):
+def test_accuracy_floor_on_changed_pictures(dice_sets, name, change, holds):
     cv2.setNumThreads(1)
     score = evaluate_set(dice_sets / name, read_frame, lambda i, _: i % 2 == 1, CHANGES[change])
-    _holds(score, CHANGED_FLOORS[name, change])
+    holds(score, CHANGED_FLOORS[name, change])

@@ -32,20 +32,11 @@ def _validation(name: str):
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
-def test_accuracy_floor_on_the_validation_photos(dice_sets, name):
+def test_accuracy_floor_on_the_validation_photos(dice_sets, name, holds):
     cv2.setNumThreads(1)
     score = evaluate_set(dice_sets / name, read_frame, _validation(name))
     assert score.n == sum(is_validation(name, p.name) for p in (dice_sets / name / "images").iterdir())
-    _holds(score, FLOORS[name])
-
-
-def _holds(score, floor: tuple[float, float, int, int]) -> None:
-    """The score is at or above the floor's exact and die recall, at or below its extra and wrong dice."""
-    exact, recall, extra, wrong = floor
-    assert score.exact >= exact, score.as_dict()
-    assert score.die_recall >= recall, score.as_dict()
-    assert score.extra_dice <= extra, score.as_dict()
-    assert score.wrong_dice <= wrong, score.as_dict()
+    holds(score, FLOORS[name])
 
 
 # drawn trays of three dice, 40 a colour (bunco bench vision --drawn); measured: red/white
@@ -60,6 +51,6 @@ DRAWN_FLOORS = {
 
 
 @pytest.mark.parametrize("name", sorted(DRAWN_FLOORS))
-def test_accuracy_floor_on_drawn_dice(name):
+def test_accuracy_floor_on_drawn_dice(name, holds):
     cv2.setNumThreads(1)
-    _holds(evaluate_drawn(read_frame, DRAWN_SETS[name], 40), DRAWN_FLOORS[name])
+    holds(evaluate_drawn(read_frame, DRAWN_SETS[name], 40), DRAWN_FLOORS[name])
