@@ -15,6 +15,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.drawn import letterbox
 from vision.models import load, model_path
 
 INPUT = 256  # the network's square input
@@ -31,30 +32,6 @@ class Found(NamedTuple):
     score: float  # the heat at its centre, 0..1
 
 
-ALIGN = 16  # the net's coarsest stride: a trimmed input's sides are multiples of it
-
-
-def letterbox(frame: np.ndarray, size: int = INPUT, trim: bool = False,
-              scale: float | None = None) -> tuple[np.ndarray, float]:
-    """The frame scaled so its longer side is `size`, pasted top-left on a black square, and the scale.
-
-    trim: leave out the black rows or columns past the picture (rounded up to ALIGN): the net is
-    fully convolutional, so a 640x480 frame runs as 256x192, a quarter less work.
-    scale: scale by this instead (at most size / the longer side): a part of a frame scaled as
-    the whole frame would be, so its dice have the size the finder sees in whole frames.
-    """
-    h, w = frame.shape[:2]
-    scale = size / max(h, w) if scale is None else min(scale, size / max(h, w))
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    if trim:
-        sw, sh = min(size, -(-nw // ALIGN) * ALIGN), min(size, -(-nh // ALIGN) * ALIGN)
-    else:
-        sw = sh = size
-    square = np.zeros((sh, sw, 3), np.uint8)
-    square[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)  # as vision.drawn.letterbox (training)
-    return square, scale
-
-
 class Finder:
     """finder(frame_bgr) -> [Found], best first. The net is read on first use (vision.models.load)."""
 
@@ -67,7 +44,7 @@ class Finder:
         """The heat and size maps of a frame (64x64; fewer rows or columns trimmed), and the letterbox scale (input px / frame px)."""
         if frame_bgr.ndim == 2:
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-        square, scale = letterbox(frame_bgr, trim=self.trim, scale=scale)
+        square, scale = letterbox(frame_bgr, INPUT, trim=self.trim, scale=scale)
         net = load(self.path)
         net.setInput(cv2.dnn.blobFromImage(square, 1 / 255.0, swapRB=False), "image")
         heat, size = net.forward(["heat", "size"])
