@@ -174,10 +174,7 @@ class PressButton:
         with self._lock:
             if self._closed:
                 return
-            self._fire(self._debounce.held(t))
-            if not self._debounce.settling and self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._fire(self._debounce.held(t))  # a quiet timer still due then finds nothing to judge
             self._lock.notify_all()
 
     def _fire(self, actions: list[Action]) -> None:
