@@ -128,11 +128,8 @@ class TableApp:
         if self.display is not None and self._pump_display():
             return False
         self.unit.drain_inputs()
-        if self.finished_rounds() > finished:
-            self._ended += 1
-            self._round_ended()
-            if self.max_rounds is not None and self._ended >= self.max_rounds:
-                return False
+        if not self._after_round(finished):
+            return False
         if self.latency is not None:
             self.latency.frame_ms.append((time.perf_counter() - started) * 1000)
         if self._frames % 30 == 0:
@@ -159,11 +156,8 @@ class TableApp:
         if self.display is not None and self._pump_display(wait_s=0.1):
             return False
         self.unit.drain_inputs(timeout=0.0 if self.display is not None else 0.1)
-        if self.finished_rounds() > finished:
-            self._ended += 1
-            self._round_ended()
-            if self.max_rounds is not None and self._ended >= self.max_rounds:
-                return False
+        if not self._after_round(finished):
+            return False
         self._frames += 1
         if self._frames % 30 == 0 and self.notify is not None:
             self.notify("WATCHDOG=1")
@@ -185,6 +179,15 @@ class TableApp:
             else:
                 actions[event]()
         return False
+
+    def _after_round(self, finished: int) -> bool:
+        """If a round ended since `finished` rounds were counted: its screenshot and callback; False
+        once max_rounds have ended here (the demo's short night)."""
+        if self.finished_rounds() <= finished:
+            return True
+        self._ended += 1
+        self._round_ended()
+        return self.max_rounds is None or self._ended < self.max_rounds
 
     def _round_ended(self) -> None:
         if self.screenshot_dir is not None and self.display is not None:
