@@ -62,6 +62,7 @@ class ImageScore:
     ms: float
     has_boxes: bool
     wrong: int = 0  # labelled dice matched by exactly one read die, of another value: worse than a re-roll
+    unreadable: int = 0  # regions the reader could not read: the table asks for a re-roll
 
 
 @dataclass
@@ -100,6 +101,11 @@ class SetScore:
             return None
         return sum(s.wrong for s in self.images)
 
+    @property
+    def rerolls(self) -> int:
+        """Images where the reader asked for a re-roll (any unreadable region), exact or not."""
+        return sum(s.unreadable > 0 for s in self.images)
+
     def ms_quantile(self, q: float) -> float:
         ms = sorted(s.ms for s in self.images)
         if not ms:
@@ -117,6 +123,7 @@ class SetScore:
             "die_recall": None if recall is None else round(recall, 4),
             "extra_dice": self.extra_dice,
             "wrong_dice": self.wrong_dice,
+            "rerolls": self.rerolls,
             "ms_p50": round(self.ms_quantile(0.5), 2),
             "ms_p95": round(self.ms_quantile(0.95), 2),
         }
@@ -188,7 +195,7 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
             exact = read_values == image.values
             extra = max(0, len(read_values) - len(image.values))
         return ImageScore(image.file, exact, len(image.values), 0, extra, read_values,
-                          reading.ms, False)
+                          reading.ms, False, unreadable=len(reading.unreadable))
     boxes = image.boxes(width, height)
     owner = [_nearest_box(boxes, *_centre(d)) for d in reading.dice]
     matched_dice = {i for i, b in enumerate(owner) if b is not None}
@@ -209,7 +216,7 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
         exact = read_values == image.values
         extra = unmatched
     return ImageScore(image.file, exact, len(boxes), recalled, extra, read_values,
-                      reading.ms, True, wrong)
+                      reading.ms, True, wrong, len(reading.unreadable))
 
 
 # The drawn validation sets: dice of colours the shared photo sets lack (body, pips as vision.drawn names them).

@@ -130,5 +130,6 @@ def _print(result: dict, name: str) -> None:
     print(f"extra dice  {result['extra_dice']}")
     wrong = result["wrong_dice"]
     print(f"wrong dice  {'n/a (no boxes.csv)' if wrong is None else wrong}")
+    print(f"re-rolls    {result['rerolls']} (images with a die it could not read)")
     print(f"ms p50      {result['ms_p50']:.2f}")
     print(f"ms p95      {result['ms_p95']:.2f}")

@@ -71,3 +71,14 @@ def test_touching_dice_whose_grown_boxes_overlap_are_each_recalled():
     # a die read twice is still not recalled, and a wrong value is still wrong
     s = score_image(touching, FrameReading((_die(3, 180, 200), _die(3, 186, 200), _die(5, 205, 200))), 400, 400)
     assert s.recalled == 0 and s.extra == 0
+
+
+def test_an_unreadable_region_counts_as_a_re_roll_asked_for():
+    from vision.dice import Unreadable
+    from vision.evaluate import SetScore
+
+    right = FrameReading((_die(5, 100, 100), _die(2, 300, 300)))
+    asked = FrameReading((_die(5, 100, 100),), (Unreadable(((300.0, 300.0), (40.0, 40.0), 0.0), "unclear"),))
+    scores = [score_image(IMAGE, right, 400, 400), score_image(IMAGE, asked, 400, 400)]
+    assert [s.unreadable for s in scores] == [0, 1]
+    assert SetScore(scores).rerolls == 1 and SetScore(scores).as_dict()["rerolls"] == 1

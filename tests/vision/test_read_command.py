@@ -51,7 +51,7 @@ def test_bench_vision_json(tmp_path, dice_sets, capsys):
     _two_image_set(tmp_path, dice_sets)
     assert main(["bench", "vision", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"images", "dice", "exact", "die_recall", "extra_dice", "wrong_dice", "ms_p50", "ms_p95"}
+    assert set(out) == {"images", "dice", "exact", "die_recall", "extra_dice", "wrong_dice", "rerolls", "ms_p50", "ms_p95"}
     assert out["images"] == 2 and 0.0 <= out["exact"] <= 1.0 and 0.0 <= out["die_recall"] <= 1.0
     assert out["dice"] == 5 + 1  # five_44: five 5s; dice_1: one die
 
