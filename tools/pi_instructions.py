@@ -10,7 +10,8 @@ pi_estimate.py, the references' published Pi times turn instructions into Pi mil
 
 valgrind emulates a CPU without AVX-512, so OpenCV picks its AVX2 kernels (8 floats a vector; the
 Pi's NEON holds 4): like the time route this assumes our nets use the vector units as well as the
-references do. One thread. Slow (valgrind runs ~50x slower): a few minutes for all five nets.
+references do. One thread. Slow (callgrind runs ~100x slower): ~10 minutes for the small nets on
+a shared machine, ResNet50 alone as long again (--skip resnet50_vd).
 
     nice -n 10 python tools/pi_instructions.py [--passes 4]
 """
@@ -65,14 +66,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--face", type=Path, default=ROOT / "vision/models/face/face.onnx")
     parser.add_argument("--passes", type=int, default=4, help="forward passes counted (after one warm-up)")
     parser.add_argument("--python", default=sys.executable, help="the interpreter whose cv2 is measured")
+    parser.add_argument("--skip", action="append", default=[], choices=list(REFERENCES),
+                        help="leave a reference out (resnet50_vd takes most of the run)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    references = [r for r in REFERENCES if r not in args.skip]
     counts: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         nets = {}
-        for name, build in REFERENCES.items():
+        for name in references:
             nets[name] = Path(tmp) / f"{name}.onnx"
-            onnx.save(build(), nets[name])
+            onnx.save(REFERENCES[name](), nets[name])
         nets["finder"], nets["face"] = args.finder, args.face
         for name, path in nets.items():
             counts[name] = per_pass(args.python, path, args.passes)
@@ -80,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     estimates: dict[str, dict[str, dict[str, float]]] = {"pi_4_threads": {}, "pi_1_thread": {}}
     for pi_threads, key in ((4, "pi_4_threads"), (1, "pi_1_thread")):
         print(f"\nPi 4 estimate, {pi_threads} thread(s) there (ms), scaled by each reference's Pi ms / instructions:")
-        for ref in REFERENCES:
+        for ref in references:
             pi_ms = PUBLISHED_MS[ref][0] * (NCNN_PI4_MS[ref][1] / NCNN_PI4_MS[ref][0] if pi_threads == 1 else 1.0)
             per_instr = pi_ms / counts[ref]
             finder, face = counts["finder"] * per_instr, counts["face"] * per_instr
