@@ -47,7 +47,7 @@ PUBLISHED_MS = {
     "resnet50_vd": (420.73, 19.47),
 }
 
-# The Pi times above use all 4 cores; the reader runs on one. OpenCV Zoo has no one-thread Pi run,
+# The Pi times above use all 4 cores; the benchmarks pin one. OpenCV Zoo has no one-thread Pi run,
 # but ncnn's benchmark/README.md has the same architectures on a Raspberry Pi 4B (Cortex-A72 at
 # 1.8 GHz) with 4 threads and with 1: `benchncnn 10 4 0 -1 1` and `benchncnn 10 1 0 -1 1`, avg ms.
 # Their ratio (1 thread / 4 threads) turns a 4-thread Pi time into a 1-thread one.
