@@ -32,7 +32,8 @@ def test_the_stored_numbers_are_of_the_shipped_files():
 def test_files_are_small_and_load_with_opencv_alone():
     assert sum(model_path(n).stat().st_size for n in ("face", "finder")) <= 2 * 1024 * 1024
     for name, shape, outputs in (("face", (1, 3, 32, 32), {"logits": (1, CLASSES)}),
-                                 ("finder", (1, 3, 256, 256), {"heat": (1, 1, 64, 64), "size": (1, 1, 64, 64)})):
+                                 ("finder", (1, 3, 256, 256), {"heat": (1, 1, 64, 64), "size": (1, 1, 64, 64),
+                                                                        "offset": (1, 2, 64, 64)})):
         net = cv2.dnn.readNetFromONNX(str(model_path(name)))
         net.setInput(np.zeros(shape, np.float32), "crop" if name == "face" else "image")
         got = net.forward(list(outputs))
@@ -71,16 +72,19 @@ def test_turned_crops_average_their_probabilities():
 def test_finder_maps_match_the_stored_ones_and_find_the_drawn_dice():
     tray = EXPECTED["tray"]
     frame = cv2.imread(str(DATA / tray["file"]))
-    heat, size, scale = Finder().maps(frame)
+    heat, size, offset, scale = Finder().maps(frame)
     assert scale == pytest.approx(256 / 320)
     assert float(heat.sum()) == pytest.approx(tray["heat_sum"], abs=0.05)
     assert float(heat.max()) == pytest.approx(tray["heat_max"], abs=2e-3)
     assert float(size.sum()) == pytest.approx(tray["size_sum"], abs=0.05)
+    assert float(np.abs(offset).sum()) == pytest.approx(tray["offset_abs_sum"], abs=0.05)
     found = Finder()(frame)
     assert len(found) == len(tray["dice"])
     for value, xc, yc, side in tray["dice"]:
         near = [f for f in found if abs(f.xc - xc) < side / 3 and abs(f.yc - yc) < side / 3]
         assert len(near) == 1 and near[0].side == pytest.approx(side, rel=0.3)
+        # the offset head puts the centre within a few pixels, not just in its 4-pixel cell
+        assert np.hypot(near[0].xc - xc, near[0].yc - yc) < max(2.5, side / 8)
 
 
 def test_peaks_are_local_maxima_over_the_threshold():
@@ -91,12 +95,15 @@ def test_peaks_are_local_maxima_over_the_threshold():
     heat[41, 41] = 0.4  # beside a higher peak: not a die of its own
     heat[60, 5] = 0.2  # under the threshold
     size = np.full((64, 64), 0.5, np.float32)
-    got = peaks(heat, size, 0.5, 0.3, 512, 512)
+    offset = np.zeros((2, 64, 64), np.float32)
+    offset[:, 10, 20] = (0.4, -0.25)  # the centre lies right of and above its cell's middle
+    got = peaks(heat, size, offset, 0.5, 0.3, 512, 512)
     assert [round(f.score, 2) for f in got] == [0.9, 0.5]
-    assert got[0].xc == pytest.approx((20.5 + 0.5) * 4 / 0.5) and got[0].yc == pytest.approx(10.5 * 4 / 0.5)
+    assert got[0].xc == pytest.approx((20 + 0.5 + 0.4) * 4 / 0.5) and got[0].yc == pytest.approx((10 + 0.5 - 0.25) * 4 / 0.5)
+    assert got[1].xc == pytest.approx(40.5 * 4 / 0.5) and got[1].yc == pytest.approx(40.5 * 4 / 0.5)
     assert got[0].side == pytest.approx(0.5 * 64 / 0.5)
     # a peak in the letterbox's padding (below a wide frame's picture) is no die
-    assert peaks(heat, size, 0.5, 0.3, 512, 60) == []
+    assert peaks(heat, size, offset, 0.5, 0.3, 512, 60) == []
 
 
 def test_a_missing_file_says_what_to_do(tmp_path):

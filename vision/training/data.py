@@ -35,7 +35,7 @@ STRIDE = 4
 NEGATIVE = 6
 
 # Samples an epoch from each real die, by set: the hard sets (small, marbled, crowded, oblique) more often.
-REAL_REPEATS = {"byler-d6": 3, "penlington-wood": 1, "rune55-trays": 4}
+REAL_REPEATS = {"byler-d6": 4, "penlington-wood": 1, "rune55-trays": 6}
 # Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
 PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
 
@@ -93,7 +93,7 @@ def load_photos(root: Path, validation: bool, limit: int | None = None) -> list[
 # face crops
 
 
-def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.random.Generator, scale: tuple[float, float] = (1.1, 1.5), shift: float = 0.1) -> np.ndarray:
+def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.random.Generator, scale: tuple[float, float] = (1.0, 1.7), shift: float = 0.15) -> np.ndarray:
     """A jittered cut_square: rotated any angle, side scale x box side, centre moved up to
     shift x side, camera blur/JPEG at the cut's own resolution, INTER_AREA to 32x32."""
     s = side * float(rng.uniform(*scale))
@@ -255,7 +255,7 @@ def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.rand
     ys: list[int] = []
     for p in photos:
         whole = WHOLE_DIE_BOXES[p.set_name]
-        scale = (1.1, 1.5) if whole else (1.1, 2.0)
+        scale = (1.0, 1.7) if whole else (1.0, 2.3)
         for i, (v, xc, yc, bw, bh) in enumerate(p.boxes):
             side = float(max(bw, bh))
             for _ in range(REAL_REPEATS[p.set_name]):
@@ -269,7 +269,7 @@ def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.rand
             xs.append(colour_jitter(augment_cut(sc.image, sc.xc, sc.yc, sc.side, rng, shift=0.05), rng))
             ys.append(NEGATIVE)
     for sc in drawn_pool:
-        img = augment_cut(sc.image, sc.xc, sc.yc, sc.side, rng, shift=0.1 if sc.label != NEGATIVE else 0.05)
+        img = augment_cut(sc.image, sc.xc, sc.yc, sc.side, rng, shift=0.15 if sc.label != NEGATIVE else 0.05)
         xs.append(colour_jitter(img, rng) if rng.random() < 0.3 else img)
         ys.append(sc.label)
     order = rng.permutation(len(xs))
@@ -313,17 +313,19 @@ def synthetic_val_crops(seed: int, per_kind: int) -> dict[str, tuple[np.ndarray,
 # finder frames
 
 
-def letterbox(img: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, float]:
+def letterbox(img: np.ndarray, size: int = FINDER_SIZE, scale: float | None = None) -> tuple[np.ndarray, float]:
     """The finder's input (the run-time contract, vision.drawn.letterbox)."""
-    return drawn.letterbox(img, size)
+    return drawn.letterbox(img, size, scale=scale)
 
 
-def heat_target(centres: np.ndarray, sides: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Heat (Gaussian per die, exactly 1 at its centre cell), side/64 map and its mask, each (g, g)."""
+def heat_target(centres: np.ndarray, sides: np.ndarray, size: int = FINDER_SIZE) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Heat (Gaussian per die, exactly 1 at its centre cell), side/64 map and its mask, each (g, g),
+    and the centre's (dx, dy) from its cell's middle in cells, (2, g, g), set at centre cells only."""
     g = size // STRIDE
     heat = np.zeros((g, g), np.float32)
     sz = np.zeros((g, g), np.float32)
     mask = np.zeros((g, g), np.float32)
+    off = np.zeros((2, g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
     for (x, y), s in zip(centres, sides, strict=True):
         cx, cy = x / STRIDE - 0.5, y / STRIDE - 0.5
@@ -338,11 +340,13 @@ def heat_target(centres: np.ndarray, sides: np.ndarray, size: int = FINDER_SIZE)
         sz[y0:y1, x0:x1] = s / 64
         mask[y0:y1, x0:x1] = np.maximum(mask[y0:y1, x0:x1], 0.25)
         mask[iy, ix] = 1.0
-    return heat, sz, mask
+        off[:, iy, ix] = (cx - ix, cy - iy)
+    return heat, sz, mask, off
 
 
-def finder_sample(img: np.ndarray, centres: np.ndarray, sides: np.ndarray, rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A letterboxed frame and its targets; with rng, a random crop/zoom, quarter turn, flip and colours."""
+def finder_sample(img: np.ndarray, centres: np.ndarray, sides: np.ndarray, rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A letterboxed frame and its targets; with rng, a random crop/zoom in or out, quarter turn,
+    flip, colours and blur (a camera higher up or out of focus than any photo's)."""
     h, w = img.shape[:2]
     if rng is not None:
         if rng.random() < 0.5:
@@ -364,12 +368,17 @@ def finder_sample(img: np.ndarray, centres: np.ndarray, sides: np.ndarray, rng: 
             if len(centres):
                 centres = np.stack([w - 1 - centres[:, 0], centres[:, 1]], 1)
         img = np.ascontiguousarray(img)
-    canvas, scale = letterbox(img)
+    # zoomed out: the frame smaller than the input, black beyond it (as a roi is letterboxed)
+    zoom_out = rng is not None and rng.random() < 0.25
+    canvas, scale = letterbox(img, scale=FINDER_SIZE / max(h, w) * float(rng.uniform(0.5, 1.0)) if zoom_out else None)
     if rng is not None:
         canvas_in = canvas[: round(h * scale), : round(w * scale)]
-        canvas[: canvas_in.shape[0], : canvas_in.shape[1]] = colour_jitter(canvas_in, rng) if rng.random() < 0.7 else canvas_in
-    heat, sz, mask = heat_target(centres * scale, sides * scale)
-    return canvas, heat, sz, mask
+        if rng.random() < 0.7:
+            canvas_in = colour_jitter(canvas_in, rng)
+        if rng.random() < 0.25:
+            canvas_in = cv2.GaussianBlur(canvas_in, (0, 0), float(rng.uniform(0.4, 1.5)))
+        canvas[: canvas_in.shape[0], : canvas_in.shape[1]] = canvas_in
+    return (canvas, *heat_target(centres * scale, sides * scale))
 
 
 @dataclass

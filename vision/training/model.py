@@ -3,7 +3,7 @@
 
 FaceNet reads one 32x32 die crop: 7 logits, values 1-6 and "not a readable die".
 FinderNet finds dice in a letterboxed 256x256 frame: a stride-4 heat map of die centres and a
-map of the die's side / 64 at those centres.
+map of the die's side / 64 and the centre's offset within its cell (CenterNet's three heads).
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ class FaceNet(nn.Module):
 
 class FinderNet(nn.Module):
     """A small U: stride 2, 4, 8, 16 encoder, nearest upsampling back to stride 4 with skip sums,
-    two 1x1 heads: heat logit and side/64 (~60k params)."""
+    three 1x1 heads: heat logit, side/64, and the centre's (dx, dy) within its 4-pixel cell, so a
+    crop is centred on the die and not on the cell (~72k params)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -49,16 +50,17 @@ class FinderNet(nn.Module):
         self.mix4 = conv(20, 24)
         self.heat = nn.Conv2d(24, 1, 1)
         self.size = nn.Conv2d(24, 1, 1)
+        self.offset = nn.Conv2d(24, 2, 1)
         self.upsample = nn.Upsample(scale_factor=2, mode="nearest")
         nn.init.constant_(self.heat.bias, -4.0)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f4 = self.s4(self.s2(x))
         f8 = self.s8(f4)
         f16 = self.s16(f8)
         m8 = self.mix8(torch.relu(f8 + self.upsample(self.up16(f16))))
         m4 = self.mix4(torch.relu(f4 + self.upsample(self.up8(m8))))
-        return self.heat(m4), self.size(m4)
+        return self.heat(m4), self.size(m4), self.offset(m4)
 
 
 class FinderExport(nn.Module):
@@ -68,9 +70,9 @@ class FinderExport(nn.Module):
         super().__init__()
         self.net = net
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        heat, size = self.net(x)
-        return torch.sigmoid(heat), size
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        heat, size, offset = self.net(x)
+        return torch.sigmoid(heat), size, offset
 
 
 def parameters(model: nn.Module) -> int:

@@ -29,14 +29,14 @@ from vision.training.model import FaceNet, FinderExport, FinderNet, parameters
 # --- settings ---------------------------------------------------------------------------------
 SEED = 1337
 THREADS = 2
-FACE_EPOCHS = 26
+FACE_EPOCHS = 36
 FACE_BATCH = 128
 FACE_LR = 3e-3
 FACE_DRAWN_POOL = 4000  # procedural face scenes, drawn once, re-augmented every epoch
-FINDER_EPOCHS = 40
+FINDER_EPOCHS = 120
 FINDER_BATCH = 16
 FINDER_LR = 3e-3
-FINDER_CROP = 128  # trained on 128x128 windows of the 256x256 letterboxed frame (fully convolutional)
+FINDER_CROP = 160  # trained on 160x160 windows of the 256x256 letterboxed frame (fully convolutional)
 FINDER_DRAWN = 1000  # procedural tray frames
 FINDER_THRESHOLD = 0.3  # heat peak threshold the validation numbers are quoted at
 HARD_THRESHOLD = 0.2  # finder peaks this sure, on no labelled die, become the face's class-6 samples
@@ -113,10 +113,10 @@ def finder_batches(frames: list[data.Frame], rng: np.random.Generator, crop: int
     order = rng.permutation(len(frames))
     g = crop // data.STRIDE
     for i in range(0, len(order) - FINDER_BATCH + 1, FINDER_BATCH):
-        ims, hs, ss, ms = [], [], [], []
+        ims, hs, ss, ms, os_ = [], [], [], [], []
         for j in order[i : i + FINDER_BATCH]:
             f = frames[j]
-            im, h, s, m = data.finder_sample(f.image, f.centres, f.sides, rng)
+            im, h, s, m, o = data.finder_sample(f.image, f.centres, f.sides, rng)
             # a window where the picture is (the letterbox's zeros are seen at the edges anyway)
             if crop < data.FINDER_SIZE:
                 cells = data.FINDER_SIZE // data.STRIDE
@@ -127,26 +127,27 @@ def finder_batches(frames: list[data.Frame], rng: np.random.Generator, crop: int
                     cy = int(np.clip(ys_[k] - rng.integers(0, g), 0, cells - g))
                     cx = int(np.clip(xs_[k] - rng.integers(0, g), 0, cells - g))
                 im = im[cy * 4 : cy * 4 + crop, cx * 4 : cx * 4 + crop]
-                h, s, m = h[cy : cy + g, cx : cx + g], s[cy : cy + g, cx : cx + g], m[cy : cy + g, cx : cx + g]
+                h, s, m, o = h[cy : cy + g, cx : cx + g], s[cy : cy + g, cx : cx + g], m[cy : cy + g, cx : cx + g], o[:, cy : cy + g, cx : cx + g]
             ims.append(im)
             hs.append(h)
             ss.append(s)
             ms.append(m)
-        yield to_tensor(np.stack(ims)), torch.from_numpy(np.stack(hs))[:, None], torch.from_numpy(np.stack(ss))[:, None], torch.from_numpy(np.stack(ms))[:, None]
+            os_.append(o)
+        yield to_tensor(np.stack(ims)), torch.from_numpy(np.stack(hs))[:, None], torch.from_numpy(np.stack(ss))[:, None], torch.from_numpy(np.stack(ms))[:, None], torch.from_numpy(np.stack(os_))
 
 
-def peaks(heat: np.ndarray, size: np.ndarray, threshold: float) -> list[tuple[float, float, float, float]]:
+def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float) -> list[tuple[float, float, float, float]]:
     """(x, y, side, score) in 256-input pixels of every 3x3 local maximum above threshold."""
     dil = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= dil) & (heat > threshold))
-    return [((x + 0.5) * data.STRIDE, (y + 0.5) * data.STRIDE, float(size[y, x]) * 64, float(heat[y, x])) for y, x in zip(ys, xs, strict=True)]
+    return [((x + 0.5 + float(offset[0, y, x])) * data.STRIDE, (y + 0.5 + float(offset[1, y, x])) * data.STRIDE, float(size[y, x]) * 64, float(heat[y, x])) for y, x in zip(ys, xs, strict=True)]
 
 
 def finder_detect(net: FinderNet, image: np.ndarray, threshold: float) -> tuple[list[tuple[float, float, float, float]], float]:
     canvas, scale = data.letterbox(image)
     with torch.no_grad():
-        heat, size = FinderExport(net).eval()(to_tensor(canvas[None]))
-    return peaks(heat[0, 0].numpy(), size[0, 0].numpy(), threshold), scale
+        heat, size, offset = FinderExport(net).eval()(to_tensor(canvas[None]))
+    return peaks(heat[0, 0].numpy(), size[0, 0].numpy(), offset[0].numpy(), threshold), scale
 
 
 def evaluate(detect, read, photos: list[data.Photo]) -> dict:
@@ -206,9 +207,11 @@ def train_finder(frames: list[data.Frame], rng: np.random.Generator, epochs: int
     for epoch in range(epochs):
         net.train()
         t0, total, n = time.time(), 0.0, 0
-        for x, heat, size, mask in finder_batches(frames, rng, FINDER_CROP):
-            h, s = net(x)
-            loss = focal_loss(h, heat) + 5 * (torch.abs(s - size) * mask).sum() / mask.sum().clamp(min=1)
+        for x, heat, size, mask, offset in finder_batches(frames, rng, FINDER_CROP):
+            h, s, o = net(x)
+            centre = mask.eq(1).float()
+            loss = (focal_loss(h, heat) + 5 * (torch.abs(s - size) * mask).sum() / mask.sum().clamp(min=1)
+                    + (torch.abs(o - offset) * centre).sum() / centre.sum().clamp(min=1))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -275,8 +278,8 @@ def onnx_detector(path: Path, threshold: float = HARD_THRESHOLD):
     def detect(image: np.ndarray):
         canvas, scale = data.letterbox(image)
         net.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0, (data.FINDER_SIZE, data.FINDER_SIZE), swapRB=False), "image")
-        heat, size = net.forward(["heat", "size"])
-        return peaks(heat[0, 0], size[0, 0], threshold), scale
+        heat, size, offset = net.forward(["heat", "size", "offset"])
+        return peaks(heat[0, 0], size[0, 0], offset[0], threshold), scale
 
     return detect
 
@@ -337,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
         frames = [data.photo_frame(p) for p in train_photos if p.fully_labelled and len(p.boxes)] * (1 if args.quick else 2)
         frames += [data.drawn_frame(rng, pasteable) for _ in range(16 if args.quick else FINDER_DRAWN)]
         finder = train_finder(frames, rng, 1 if args.quick else FINDER_EPOCHS, val_photos)
-        diff = export(FinderExport(finder), (1, 3, data.FINDER_SIZE, data.FINDER_SIZE), finder_path, "image", ["heat", "size"])
+        diff = export(FinderExport(finder), (1, 3, data.FINDER_SIZE, data.FINDER_SIZE), finder_path, "image", ["heat", "size", "offset"])
         finder_minutes = round((time.time() - started) / 60, 1)
         log(f"exported {finder_path} ({finder_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {finder_minutes} min")
 

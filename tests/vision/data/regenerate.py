@@ -39,14 +39,14 @@ def main() -> None:
     logits = faces.logits([c for _, _, c in crops])
     tray, dice = compose_tray(rng, 320, 240, count=3, side=(30.0, 40.0), camera=False)
     cv2.imwrite(str(HERE / "tray.png"), tray)
-    heat, size, scale = Finder().maps(cv2.imread(str(HERE / "tray.png")))
+    heat, size, offset, scale = Finder().maps(cv2.imread(str(HERE / "tray.png")))
     expected = {
         "onnx_sha256": {name: hashlib.sha256(model_path(name).read_bytes()).hexdigest() for name in ("face", "finder")},
         "faces": [{"file": f, "drawn": v, "logits": [round(float(x), 4) for x in row]}
                   for (f, v, _), row in zip(crops, logits)],
         "tray": {"file": "tray.png", "dice": [[d.value, round(d.xc, 1), round(d.yc, 1), round(max(d.w, d.h), 1)] for d in dice],
                  "heat_sum": round(float(heat.sum()), 4), "heat_max": round(float(heat.max()), 4),
-                 "size_sum": round(float(size.sum()), 4)},
+                 "size_sum": round(float(size.sum()), 4), "offset_abs_sum": round(float(np.abs(offset).sum()), 4)},
     }
     (HERE / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     print(json.dumps(expected["faces"], indent=None)[:2000])

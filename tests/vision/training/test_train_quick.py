@@ -35,8 +35,8 @@ def test_quick_training_exports_networks_cv2_can_run(tmp_path):
     canvas = np.zeros((256, 256, 3), np.uint8)
     canvas[:192] = cv2.resize(frame, (256, 192), interpolation=cv2.INTER_AREA)
     finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0, (256, 256), swapRB=False), "image")
-    heat, size = finder.forward(["heat", "size"])
-    assert heat.shape == (1, 1, 64, 64) and size.shape == (1, 1, 64, 64)
+    heat, size, offset = finder.forward(["heat", "size", "offset"])
+    assert heat.shape == (1, 1, 64, 64) and size.shape == (1, 1, 64, 64) and offset.shape == (1, 2, 64, 64)
     assert heat.min() >= 0 and heat.max() <= 1
 
     metrics = json.loads((tmp_path / "face" / "metrics.json").read_text())

@@ -1,11 +1,11 @@
 """Finder: a frame in, the dice's centres and sizes out (a heatmap network run by cv2.dnn).
 
 The network sees the frame letterboxed to 256x256 (the longer side scaled to 256, pasted top-left
-on black) and gives two 64x64 maps: "heat", how sure it is that a die's centre lies in each cell
-(sigmoid applied in the net), and "size", the die's side there in input pixels / 64. A die is a
-3x3 local maximum of the heat over a threshold; its centre is refined to the heat-weighted mean of
-that 3x3 neighbourhood (a cell is 4 input pixels, a few frame pixels: too coarse for a crop's
-centre on small dice otherwise).
+on black) and gives three 64x64 maps (CenterNet's heads): "heat", how sure it is that a die's
+centre lies in each cell (sigmoid applied in the net), "size", the die's side there in input
+pixels / 64, and "offset", where in its cell the centre lies (dx, dy in cells from the cell's
+middle). A die is a 3x3 local maximum of the heat over a threshold, placed by its offset: a cell is
+4 input pixels, a few frame pixels, too coarse to centre a small die's crop on.
 """
 
 from __future__ import annotations
@@ -40,23 +40,23 @@ class Finder:
         self.trim = trim
         self.path = path if path is not None else model_path("finder")
 
-    def maps(self, frame_bgr: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, float]:
-        """The heat and size maps of a frame (64x64; fewer rows or columns trimmed), and the letterbox scale (input px / frame px)."""
+    def maps(self, frame_bgr: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """The heat, size and offset maps of a frame (64x64; fewer rows or columns trimmed), and the letterbox scale (input px / frame px)."""
         if frame_bgr.ndim == 2:
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
         square, scale = letterbox(frame_bgr, INPUT, trim=self.trim, scale=scale)
         net = load(self.path)
         net.setInput(cv2.dnn.blobFromImage(square, 1 / 255.0, swapRB=False), "image")
-        heat, size = net.forward(["heat", "size"])
-        return heat[0, 0], size[0, 0], scale
+        heat, size, offset = net.forward(["heat", "size", "offset"])
+        return heat[0, 0], size[0, 0], offset[0], scale
 
     def __call__(self, frame_bgr: np.ndarray, scale: float | None = None) -> list[Found]:
         """The dice in the frame; scale: see letterbox (None: the frame's longer side to 256)."""
-        heat, size, scale = self.maps(frame_bgr, scale)
-        return peaks(heat, size, scale, self.threshold, frame_bgr.shape[1], frame_bgr.shape[0])
+        heat, size, offset, scale = self.maps(frame_bgr, scale)
+        return peaks(heat, size, offset, scale, self.threshold, frame_bgr.shape[1], frame_bgr.shape[0])
 
 
-def peaks(heat: np.ndarray, size: np.ndarray, scale: float, threshold: float,
+def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float, threshold: float,
           width: int, height: int) -> list[Found]:
     """The 3x3 local maxima of `heat` over `threshold`, in frame pixels, best first.
 
@@ -65,19 +65,14 @@ def peaks(heat: np.ndarray, size: np.ndarray, scale: float, threshold: float,
     """
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
-    padded = np.pad(heat, 1)
     taken = np.zeros(heat.shape, bool)
     out: list[Found] = []
     for y, x in sorted(zip(ys.tolist(), xs.tolist()), key=lambda p: -heat[p]):
         if taken[max(0, y - 1):y + 2, max(0, x - 1):x + 2].any():
             continue
         taken[y, x] = True
-        win = padded[y:y + 3, x:x + 3]
-        total = float(win.sum())
-        dy = float((win.sum(axis=1) * (-1, 0, 1)).sum()) / total
-        dx = float((win.sum(axis=0) * (-1, 0, 1)).sum()) / total
-        xc = ((x + dx + 0.5) * STRIDE) / scale
-        yc = ((y + dy + 0.5) * STRIDE) / scale
+        xc = ((x + 0.5 + float(offset[0, y, x])) * STRIDE) / scale
+        yc = ((y + 0.5 + float(offset[1, y, x])) * STRIDE) / scale
         if xc >= width or yc >= height:
             continue  # in the letterbox's black padding
         side = float(size[y, x]) * SIZE_UNIT / scale
