@@ -3,7 +3,7 @@
 The embedded MQTT broker, the head unit and three table units (12 players), talking
 exactly as they do at a party. Each table has a synthetic camera that throws real die
 crops cut from the shared photographs into a tray (dice moving, then at rest), the real
-settle stage and pip reader, and a real gpiozero button on a mock pin pressed by
+settle stage and dice reader, and a real gpiozero button on a mock pin pressed by
 simulated players (who now and then forget, or press for nothing). The bell is shown,
 printed and - with a window - heard. All four screens share one window; with no display
 they are written as PNG files and the night is printed.

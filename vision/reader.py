@@ -1,7 +1,7 @@
 """The dice reader: a frame in, the dice's values out (vision.dice's FrameReading).
 
-read_frame is the one entry point (settle, calibrate, `bunco read`, the benchmarks); READER says
-which reader it runs. The learned reader (read_learned): two small networks do the work (vision.models): the finder says where the dice are and how big,
+read_frame is the one entry point (settle, calibrate, `bunco read`, the benchmarks, the table).
+Two small networks do the work (vision.models): the finder says where the dice are and how big,
 the face reader says which face each one shows. A die the face net is unsure of is Unreadable: the
 table asks for a re-roll rather than score a guess. A find the face net calls "not a readable die"
 is dropped, whatever the finder thought of it: a round hole in the tray's rim, a hand, or a cocked
@@ -21,14 +21,6 @@ from vision.drawn import cut_square
 from vision.models.face.face import CROP_GROW, FaceReader
 from vision.models.finder.finder import INPUT as FINDER_INPUT
 from vision.models.finder.finder import Finder
-
-# Which reader read_frame is: "pips", the hand-tuned pip reader (vision.pips), or "learned", the
-# networks below. The learned reader is to replace the pip reader once it reads every shared set's
-# validation photos (vision.split) better; with the networks of vision 85298b8 it does not:
-# image-exact byler-d6 50.0 % (pips 83.3 %), penlington-wood 83.1 % (89.8 %), rune55-trays 9.5 %
-# (0 %); so the pip reader stays the default until better networks land
-# (`bunco bench vision DIR --split val --reader learned|pips` measures both).
-READER = "pips"
 
 # Thresholds, chosen on the validation photos of the three shared sets (122 photos, 828 dice): the nets
 # run once a photo and FIND_AT 0.2-0.5 x READ_AT 0-0.9 swept offline. FIND_AT changes little between
@@ -58,16 +50,6 @@ Roi = tuple[int, int, int, int]
 
 def read_frame(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
                roi: Roi | None = None) -> FrameReading:
-    """Read every die in the frame with the default reader (READER); every caller reads through here."""
-    if READER == "pips":
-        from vision.pips import read_frame as read_pips
-
-        return read_pips(frame_bgr, die_size_px=die_size_px, roi=roi)
-    return read_learned(frame_bgr, die_size_px=die_size_px, roi=roi)
-
-
-def read_learned(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
-                 roi: Roi | None = None) -> FrameReading:
     """Read every die in the frame (in the roi only when one is given: x, y, w, h in pixels).
 
     die_size_px is the die edge the caller measured (`bunco calibrate`), or None: the finder sizes
@@ -106,4 +88,4 @@ def read_learned(frame_bgr: np.ndarray, *, die_size_px: float | None = None,
     return FrameReading(tuple(dice), tuple(unreadable), size, (time.perf_counter() - t0) * 1000.0)
 
 
-__all__ = ["read_frame", "read_learned", "READER"]
+__all__ = ["read_frame"]

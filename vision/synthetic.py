@@ -717,7 +717,7 @@ class SyntheticRolls:
 class SceneReader:
     """A reader that reports what a SyntheticRolls source really drew in its last frame.
 
-    It stands in for the pip reader where the subject is the settle logic (its tests, and a
+    It stands in for the dice reader where the subject is the settle logic (its tests, and a
     benchmark of the settle stage alone): it reads a die only where one was drawn, tumbling
     dice show whatever face is up, dice under the rim are unreadable. It does not look for
     hands (the settle detector must) and reads dice under a hand as if it could see them.

@@ -23,8 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", choices=("all", "val", "train"), default="all",
                         help="score every image, or only the validation photos the networks never trained on "
                              "(vision.split), or only the training ones")
-    parser.add_argument("--reader", choices=("learned", "pips"), default=None,
-                        help="the learned reader or the hand-tuned pip reader (default: vision.reader.READER)")
     parser.add_argument("--change", default="none", metavar="NAME[,NAME...]",
                         help="read each photo as another camera or room would take it: "
                              "scale0.6, dark0.6, blur1, jpeg40, ... (vision.retake; 'list' lists them); "
@@ -40,12 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.retake import CHANGES
     from vision.split import is_validation
 
-    from vision import reader
-
-    if (args.reader or reader.READER) == "pips":
-        from vision.pips import read_frame
-    else:
-        read_frame = reader.read_learned
+    from vision.reader import read_frame
 
     if args.change == "list":
         print(" ".join(CHANGES))

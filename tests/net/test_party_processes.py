@@ -1,7 +1,7 @@
 """A party as it runs at a party: `bunco head` and three `bunco table` processes over a real mosquitto.
 
 Each table reads synthetic rolls of real die photographs through the real settle stage and
-pip reader, and simulated players press BUNCO! on gpiozero's mock button. The test watches
+dice reader, and simulated players press BUNCO! on gpiozero's mock button. The test watches
 the head's retained round message over MQTT (as a hostess's phone would), pulls table 2's
 plug with SIGKILL while a player is mid-turn, starts it again with the same command line,
 and checks the round still finishes; then that `bunco replay` of `bunco export` of the

@@ -12,7 +12,7 @@ import pytest
 
 from vision.dice import FrameReading
 from vision.drawn import background, compose_tray, random_look
-from vision.reader import read_learned as read_frame
+from vision.reader import read_frame
 
 
 def tray(seed: int, count: int = 3, body: str | None = None, pip: str | None = None, side=(40.0, 56.0)):
