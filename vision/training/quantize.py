@@ -122,11 +122,11 @@ def compare_finder(float_net: cv2.dnn.Net, int8_net: cv2.dnn.Net, blobs: list[np
     finds (within one cell), the peaks int8 adds, and the die side's change at the kept peaks."""
     heat_diff, kept, extra, float_peaks, side_changes = 0.0, 0, 0, 0, []
     for blob in blobs:
-        hf, sf = forward(float_net, blob, ["heat", "size"])
-        hq, sq = forward(int8_net, blob, ["heat", "size"])
+        hf, sf, of = forward(float_net, blob, ["heat", "size", "offset"])
+        hq, sq, oq = forward(int8_net, blob, ["heat", "size", "offset"])
         heat_diff = max(heat_diff, float(np.abs(hf - hq).max()))
-        pf = peaks(hf[0, 0], sf[0, 0], 1.0, threshold, FINDER_INPUT, FINDER_INPUT)
-        pq = peaks(hq[0, 0], sq[0, 0], 1.0, threshold, FINDER_INPUT, FINDER_INPUT)
+        pf = peaks(hf[0, 0], sf[0, 0], of[0], 1.0, threshold, FINDER_INPUT, FINDER_INPUT)
+        pq = peaks(hq[0, 0], sq[0, 0], oq[0], 1.0, threshold, FINDER_INPUT, FINDER_INPUT)
         float_peaks += len(pf)
         matched = set()
         for a in pf:
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, dict] = {}
     for name, input_name, outputs, cal, chk, compare in (
             ("face", "crop", ["logits"], cal_face, chk_face, compare_face),
-            ("finder", "image", ["heat", "size"], cal_finder, chk_finder, compare_finder)):
+            ("finder", "image", ["heat", "size", "offset"], cal_finder, chk_finder, compare_finder)):
         src = model_path(name)
         entry = report[name] = {"float": {"bytes": src.stat().st_size}}
         float_net = read_net(src, "auto")
