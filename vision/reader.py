@@ -24,21 +24,22 @@ from vision.models.finder.finder import Finder
 
 # Thresholds, chosen on the validation photos of the three shared sets (122 photos, 828 dice): the nets
 # run once a photo and FIND_AT 0.2-0.5 x READ_AT 0-0.9 swept offline. FIND_AT changes little between
-# 0.3 and 0.4 (the face net drops most stray finds as "not a die"); READ_AT trades wrong dice for
-# re-rolls: at FIND_AT 0.4, READ_AT 0 / 0.4 / 0.6 read byler-d6 73.8 / 73.8 / 64.3 % of photos exactly
-# with 7 / 5 / 3 dice wrong, penlington-wood 89.8 / 89.8 / 89.8 % with 1 / 1 / 0, rune55-trays
-# 19.0 / 14.3 / 14.3 % with 26 / 11 / 3. A wrong die is scored unless a player sees it; a re-roll costs
-# a throw: 0.4 halves the wrong dice for a few re-rolls.
+# 0.3 and 0.4 (the face net drops most stray finds as "not a die"; 0.5 loses dice); READ_AT trades
+# wrong dice for re-rolls: at FIND_AT 0.4, READ_AT 0 / 0.5 / 0.6 read byler-d6 83.3 / 83.3 / 78.6 % of
+# photos exactly with 5 / 3 / 2 dice wrong, penlington-wood 89.8 % at each with none wrong,
+# rune55-trays 23.8 / 19.0 / 19.0 % with 18 / 8 / 4. A wrong die is scored unless a player sees it; a
+# re-roll costs a throw: 0.5 more than halves the wrong dice for a few re-rolls.
 FIND_AT = 0.4  # the finder's heat over which a peak is a die candidate
-READ_AT = 0.4  # the face net's confidence under which a die is Unreadable (asks for a re-roll)
+READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks for a re-roll)
 # die_size_px, when the caller knows it: finds whose side is off by more than this factor are not
 # dice of this tray (a pip read as a tiny die, a hand's knuckle as a big one)
 SIZE_FACTOR = 2.0
 MAX_FINDS = 64  # more than any photo of the shared sets holds (48): the rest are noise, not worth a face read
 
 # quarter turns of each crop the face net reads, probabilities averaged (see FaceReader): against
-# one, at the same thresholds, exact byler-d6 73.8 % not 71.4 %, rune55-trays 14.3 % not 9.5 %,
-# penlington-wood the same, and fewer wrong dice (5 not 8, 1 not 2, 11 not 15), for four face reads a die
+# one, at the same thresholds, byler-d6 83.3 % exact not 81.0 %, penlington-wood 89.8 % not 93.2 %,
+# rune55-trays 19.0 % not 23.8 %, but 11 dice wrong in all not 17 (3 / 0 / 8 against 3 / 1 / 13), for
+# four face reads a die (a three-dice frame 19 ms not about 8 here)
 TURNS = 4
 TRIM = True  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
 

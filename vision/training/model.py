@@ -17,17 +17,18 @@ def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class FaceNet(nn.Module):
-    """VGG-style: 32 -> 16 -> 8 -> 4, then global average pool and a 1x1 classifier (~190k params)."""
+    """VGG-style: 32 -> 16 -> 8 -> 4, then global average pool and a 1x1 classifier (~360k params:
+    the 190k-parameter version of the same shape fitted only 93 % of rune55-trays' training dice)."""
 
     def __init__(self, classes: int = 7) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            conv(3, 24), conv(24, 32), nn.MaxPool2d(2),
-            conv(32, 48), conv(48, 64), nn.MaxPool2d(2),
-            conv(64, 96), conv(96, 96), nn.MaxPool2d(2),
+            conv(3, 32), conv(32, 48), nn.MaxPool2d(2),
+            conv(48, 64), conv(64, 96), nn.MaxPool2d(2),
+            conv(96, 128), conv(128, 128), nn.MaxPool2d(2),
         )
         self.pool = nn.AdaptiveAvgPool2d(1)
-        self.head = nn.Conv2d(96, classes, 1)
+        self.head = nn.Conv2d(128, classes, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.pool(self.features(x))).flatten(1)
