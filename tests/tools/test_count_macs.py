@@ -33,9 +33,9 @@ def test_references_match_their_papers():
 
 
 def test_face_net_count_is_its_architecture_by_hand():
-    """vision.training.model.FaceNet: 3x3 convs at 32, 16 and 8 px, a 1x1 96 -> 7 head."""
-    expected = (conv_macs(32, 32, 3, 24) + conv_macs(32, 32, 24, 32) + conv_macs(16, 16, 32, 48)
-                + conv_macs(16, 16, 48, 64) + conv_macs(8, 8, 64, 96) + conv_macs(8, 8, 96, 96) + 96 * 7)
+    """vision.training.model.FaceNet: 3x3 convs at 32, 16 and 8 px, a 1x1 128 -> 7 head."""
+    expected = (conv_macs(32, 32, 3, 32) + conv_macs(32, 32, 32, 48) + conv_macs(16, 16, 48, 64)
+                + conv_macs(16, 16, 64, 96) + conv_macs(8, 8, 96, 128) + conv_macs(8, 8, 128, 128) + 128 * 7)
     model = onnx.load(REPO / "vision/models/face/face.onnx")
     assert count_macs.total_macs(model) == expected
 
