@@ -22,6 +22,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from vision.models.face.face import FaceReader
+from vision.models.finder.finder import Finder
+from vision.models.finder.finder import peaks as finder_peaks
 from vision.synthetic import find_dice_root
 from vision.training import data
 from vision.training.model import FaceNet, FinderExport, FinderNet, parameters
@@ -137,10 +140,8 @@ def finder_batches(frames: list[data.Frame], rng: np.random.Generator, crop: int
 
 
 def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float) -> list[tuple[float, float, float, float]]:
-    """(x, y, side, score) in 256-input pixels of every 3x3 local maximum above threshold."""
-    dil = cv2.dilate(heat, np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero((heat >= dil) & (heat > threshold))
-    return [((x + 0.5 + float(offset[0, y, x])) * data.STRIDE, (y + 0.5 + float(offset[1, y, x])) * data.STRIDE, float(size[y, x]) * 64, float(heat[y, x])) for y, x in zip(ys, xs, strict=True)]
+    """(x, y, side, score) in 256-input pixels: the run-time decoding (vision.models.finder) at scale 1."""
+    return [tuple(f) for f in finder_peaks(heat, size, offset, 1.0, threshold, data.FINDER_SIZE, data.FINDER_SIZE)]
 
 
 def finder_detect(net: FinderNet, image: np.ndarray, threshold: float) -> tuple[list[tuple[float, float, float, float]], float]:
@@ -250,36 +251,18 @@ def export(model: torch.nn.Module, shape: tuple[int, ...], path: Path, input_nam
 
 
 def onnx_reader(path: Path):
-    """The face network as shipped (cv2.dnn), for scoring a finder trained on its own (--only finder)."""
-    net = cv2.dnn.readNetFromONNX(str(path))
-
-    def read(crops: np.ndarray) -> np.ndarray:
-        out = []
-        for c in crops:
-            net.setInput(cv2.dnn.blobFromImage(c, 1 / 255.0, (32, 32), swapRB=False), "crop")
-            out.append(int(np.argmax(net.forward("logits"))))
-        return np.array(out)
-
-    return read
-
-
-def torch_reader(net: FaceNet):
-    def read(crops: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            return net.eval()(to_tensor(crops)).argmax(1).numpy()
-
-    return read
+    """The face network as shipped, through its run-time wrapper: crops -> class indices (one turn)."""
+    faces = FaceReader(1, path)
+    return lambda crops: faces.logits(list(crops)).argmax(axis=1)
 
 
 def onnx_detector(path: Path, threshold: float = HARD_THRESHOLD):
-    """The finder as shipped (cv2.dnn): image -> (peaks in 256-input px, scale)."""
-    net = cv2.dnn.readNetFromONNX(str(path))
+    """The finder as shipped, through its run-time wrapper: image -> (peaks in 256-input px, scale)."""
+    finder = Finder(threshold, path)
 
     def detect(image: np.ndarray):
-        canvas, scale = data.letterbox(image)
-        net.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0, (data.FINDER_SIZE, data.FINDER_SIZE), swapRB=False), "image")
-        heat, size, offset = net.forward(["heat", "size", "offset"])
-        return peaks(heat[0, 0], size[0, 0], offset[0], threshold), scale
+        heat, size, offset, scale = finder.maps(image)
+        return peaks(heat, size, offset, threshold), scale
 
     return detect
 
