@@ -63,27 +63,29 @@ def test_a_correction_shows_the_roll_that_will_stand(frame, size):
     assert pl.hit((pl.box.x + 2, pl.box.bottom - 2)) is None
 
 
+def _banner_and_cards(image, size, cards: int) -> list[pygame.Rect]:
+    """The result banner is drawn in its row, and a panel in each of the `cards` cells below: the cells."""
+    lay = layout_for(size)
+    assert px(image, (lay.banner.x + 4, lay.banner.centery)) == RESULT_BANNER[0]
+    cells = moves_grid(lay.bottom, cards, lay.unit)
+    for cell in cells:
+        assert px(image, (cell.x + 3, cell.centery)) == PANEL
+    return cells
+
+
 @pytest.mark.parametrize("size", DOC_SIZES)
 def test_the_result_keeps_the_banner_row_and_lists_four_moves(frame, size):
     view = examples.round_result_waiting()
-    image = frame(view, size, name="result")
-    lay = layout_for(size)
-    assert px(image, (lay.banner.x + 4, lay.banner.centery)) == RESULT_BANNER[0]
-    cells = moves_grid(lay.bottom, 4, lay.unit)
-    for cell in cells:
-        assert px(image, (cell.x + 3, cell.centery)) == PANEL
+    _banner_and_cards(frame(view, size, name="result"), size, 4)
 
 
 @pytest.mark.parametrize("size", DOC_SIZES)
 def test_the_night_end_lists_each_players_record(frame, size):
     view = examples.night_over()
     image = frame(view, size, name="night")
-    lay = layout_for(size)
-    assert px(image, (lay.banner.x + 4, lay.banner.centery)) == RESULT_BANNER[0]
-    cells = moves_grid(lay.bottom, len(view.cards), lay.unit)
+    cells = _banner_and_cards(image, size, len(view.cards))
     assert len(cells) == 4
     for cell in cells:
-        assert px(image, (cell.x + 3, cell.centery)) == PANEL
         inner = pygame.Rect(cell.x + cell.w // 20, cell.y, cell.w // 2, cell.h)
         bright = sum(1 for x in range(inner.x, inner.right, 2) for y in range(inner.y, inner.bottom, 2)
                      if min(px(image, (x, y))) > 200)
