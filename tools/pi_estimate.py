@@ -35,6 +35,8 @@ from onnx import TensorProto, helper, numpy_helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_macs import total_macs  # noqa: E402
 
+from vision.training.quantize import read_net  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # OpenCV Zoo, benchmark/README.md, "Detailed Results" (opencv-python 4.10.0, `benchmark.py --all`,
@@ -182,14 +184,6 @@ def resnet50_vd(size: int = 224) -> onnx.ModelProto:
 
 
 REFERENCES = {"mobilenet_v1": mobilenet_v1, "mobilenet_v2": mobilenet_v2, "resnet50_vd": resnet50_vd}
-
-
-def read_net(path: Path, engine: str = "auto") -> cv2.dnn.Net:
-    """The net with cv2's default backend and target (OpenCV's own, CPU). engine: OpenCV 5's
-    ENGINE_AUTO (its new graph engine first), ENGINE_CLASSIC (4.x's) or ENGINE_NEW; 4.x has one."""
-    if engine == "auto" or not hasattr(cv2.dnn, "ENGINE_CLASSIC"):
-        return cv2.dnn.readNetFromONNX(str(path))
-    return cv2.dnn.readNetFromONNX(str(path), getattr(cv2.dnn, f"ENGINE_{engine.upper()}"))
 
 
 def time_net(path: Path, shape: tuple[int, ...], warmup: int, repeat: int, runs: int,

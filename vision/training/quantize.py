@@ -81,10 +81,12 @@ def engines() -> list[str]:
     return ["auto", "classic"] if hasattr(cv2.dnn, "ENGINE_CLASSIC") else ["4.x"]
 
 
-def read_net(path: Path, engine: str) -> cv2.dnn.Net:
-    if engine == "classic":
-        return cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
-    return cv2.dnn.readNetFromONNX(str(path))
+def read_net(path: Path, engine: str = "auto") -> cv2.dnn.Net:
+    """The net with cv2's default backend and target (OpenCV's own, CPU). engine: OpenCV 5's
+    ENGINE_AUTO (its new graph engine first), ENGINE_CLASSIC (4.x's) or ENGINE_NEW; 4.x has one."""
+    if engine == "auto" or not hasattr(cv2.dnn, "ENGINE_CLASSIC"):
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), getattr(cv2.dnn, f"ENGINE_{engine.upper()}"))
 
 
 def forward(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str]) -> list[np.ndarray]:
