@@ -38,13 +38,16 @@ MAX_FINDS = 64  # more than any photo of the shared sets holds (48): the rest ar
 
 # quarter turns of each crop the face net reads, probabilities averaged (see FaceReader): against
 # one, at the same thresholds, byler-d6 83.3 % exact not 81.0 %, penlington-wood 89.8 % not 93.2 %,
-# rune55-trays 19.0 % not 23.8 %, but 11 dice wrong in all not 17 (3 / 0 / 8 against 3 / 1 / 13), for
-# four face reads a die (a three-dice frame 19 ms not about 8 here)
+# rune55-trays 19.0 % not 23.8 %, but 11 dice wrong in all not 17 (3 / 0 / 8 against 3 / 1 / 13).
+# Only a die whose first read is under SURE is turned: on the validation photos and drawn trays
+# that reads exactly as turning every die (SURE 0.8 and 0.9 alike), for 1.2-1.7 reads a die at 0.8
+# and 1.4-2.1 at 0.9 instead of 4
 TURNS = 4
+SURE = 0.9
 TRIM = True  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
 
 _FINDER = Finder(FIND_AT, trim=TRIM)
-_FACES = FaceReader(TURNS)
+_FACES = FaceReader(TURNS, sure=SURE)
 
 Roi = tuple[int, int, int, int]
 

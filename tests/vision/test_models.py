@@ -69,6 +69,20 @@ def test_turned_crops_average_their_probabilities():
         FaceReader(turns=5)
 
 
+def test_a_sure_first_read_is_not_turned():
+    crops = [cv2.imread(str(f)) for f in sorted(DATA.glob("face_*.png"))]
+    first = softmax(FaceReader().logits(crops))
+    sure = float(np.median(first.max(axis=1)))  # about half the crops are read sure at once
+    mixed = FaceReader(turns=4, sure=sure)(crops)
+    always = FaceReader(turns=4)(crops)
+    kept = [m.probs for m, p in zip(mixed, first) if p.max() >= sure]
+    turned = [(m.probs, a.probs) for m, a, p in zip(mixed, always, first) if p.max() < sure]
+    assert kept and turned
+    np.testing.assert_allclose(kept, [p for p in first if p.max() >= sure], atol=1e-6)
+    for m, a in turned:
+        np.testing.assert_allclose(m, a, atol=1e-6)
+
+
 def test_finder_maps_match_the_stored_ones_and_find_the_drawn_dice():
     tray = EXPECTED["tray"]
     frame = cv2.imread(str(DATA / tray["file"]))
