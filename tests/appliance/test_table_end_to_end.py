@@ -6,26 +6,11 @@ from __future__ import annotations
 import os
 import random
 
-import pytest
-from vision.synthetic import DICE_ROOT, Roll, SyntheticRolls
+from vision.synthetic import DICE_ROOT
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 DICE = DICE_ROOT
-
-
-def _camera_problem() -> str | None:
-    """Why the synthetic camera cannot make frames here, or None: asked of the camera itself, so the
-    test runs wherever it can throw dice (the shared photos, or dice it draws without them)."""
-    try:
-        SyntheticRolls([Roll((1, 2, 3))], root=str(DICE))
-    except FileNotFoundError as exc:
-        return str(exc)
-    return None
-
-
-CAMERA_PROBLEM = _camera_problem()
-pytestmark = pytest.mark.skipif(CAMERA_PROBLEM is not None, reason=f"the synthetic camera: {CAMERA_PROBLEM}")
 
 
 def test_one_table_round_from_camera_to_winner(tmp_path):

@@ -30,22 +30,6 @@ from typing import Any
 
 import pytest
 
-from vision.synthetic import Roll, SyntheticRolls
-
-
-def _camera_problem() -> str | None:
-    """Why the tables' synthetic cameras cannot make frames here, or None: asked of the camera itself,
-    so the test runs wherever it can throw dice (the shared photos, or dice it draws without them)."""
-    try:
-        SyntheticRolls([Roll((1, 2, 3))])
-    except FileNotFoundError as exc:
-        return str(exc)
-    return None
-
-
-CAMERA_PROBLEM = _camera_problem()
-pytestmark = pytest.mark.skipif(CAMERA_PROBLEM is not None, reason=f"the synthetic camera: {CAMERA_PROBLEM}")
-
 PARTY = "proc-test"
 PLAYERS = ("Stacy", "Carol", "Wanda", "Hannah", "Betty", "Dolores", "Fran", "Gloria", "Irene", "June", "Kay", "Lois")
 # Short rounds: one set, and a head table that rings the bell at 5 points.
