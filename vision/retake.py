@@ -65,6 +65,10 @@ def _noise(sd: float) -> Change:
     return add
 
 
+def _grey(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
 CHANGES: dict[str, Change] = {
     "none": lambda img: img,
     "scale0.6": _scale(0.6),  # a camera further away, or of fewer pixels
@@ -79,4 +83,5 @@ CHANGES: dict[str, Change] = {
     "shift1": _shift(1, 1),  # the camera nudged by a pixel
     "shift3": _shift(3, 2),  # nudged again, onto another grid: a check for a rule tuned on shift1
     "turn1": _turn(1.0),  # the camera turned by a degree
+    "grey": _grey,  # a monochrome camera (a dice tower's), its one channel given as three
 }

@@ -29,6 +29,13 @@ def test_darker_changes_are_darker(dice_sets):
     assert CHANGES["gamma1.5"](frame).mean() < frame.mean()
 
 
+def test_grey_is_one_channel_three_times(dice_sets):
+    frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
+    out = CHANGES["grey"](frame)
+    assert np.array_equal(out[..., 0], out[..., 1]) and np.array_equal(out[..., 1], out[..., 2])
+    assert abs(float(out.mean()) - float(frame.mean())) < 10
+
+
 def test_a_shift_moves_the_picture_by_whole_pixels(dice_sets):
     frame = cv2.imread(str(dice_sets / "penlington-wood" / "images" / "five_44.jpg"))
     out = CHANGES["shift1"](frame)
