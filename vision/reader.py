@@ -25,10 +25,11 @@ from vision.models.finder.finder import Finder
 # Thresholds, chosen on the validation photos of the three shared sets (122 photos, 828 dice): the nets
 # run once a photo and FIND_AT 0.2-0.5 x READ_AT 0-0.9 swept offline. FIND_AT changes little between
 # 0.3 and 0.4 (the face net drops most stray finds as "not a die"; 0.5 loses dice); READ_AT trades
-# wrong dice for re-rolls: at FIND_AT 0.4, READ_AT 0 / 0.5 / 0.6 read byler-d6 83.3 / 83.3 / 78.6 % of
-# photos exactly with 5 / 3 / 2 dice wrong, penlington-wood 89.8 % at each with none wrong,
-# rune55-trays 23.8 / 19.0 / 19.0 % with 18 / 8 / 4. A wrong die is scored unless a player sees it; a
-# re-roll costs a throw: 0.5 more than halves the wrong dice for a few re-rolls.
+# wrong dice for re-rolls: at FIND_AT 0.4, READ_AT 0 / 0.5 / 0.6 read byler-d6 85.7 / 85.7 / 73.8 % of
+# photos exactly with 4 / 3 / 2 dice wrong, penlington-wood 94.9 / 93.2 / 93.2 % with 2 / 2 / 1,
+# rune55-trays 19.0 % at each with 23 / 7 / 4 (the networks of this commit). A wrong die is scored
+# unless a player sees it; a re-roll costs a throw: 0.5 takes two thirds of the wrong dice away for a
+# few re-rolls, 0.6 costs byler-d6 five more photos for one die fewer.
 FIND_AT = 0.4  # the finder's heat over which a peak is a die candidate
 READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks for a re-roll)
 # die_size_px, when the caller knows it: finds whose side is off by more than this factor are not
@@ -36,12 +37,12 @@ READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks
 SIZE_FACTOR = 2.0
 MAX_FINDS = 64  # more than any photo of the shared sets holds (48): the rest are noise, not worth a face read
 
-# quarter turns of each crop the face net reads, probabilities averaged (see FaceReader): against
-# one, at the same thresholds, byler-d6 83.3 % exact not 81.0 %, penlington-wood 89.8 % not 93.2 %,
-# rune55-trays 19.0 % not 23.8 %, but 11 dice wrong in all not 17 (3 / 0 / 8 against 3 / 1 / 13).
-# Only a die whose first read is under SURE is turned: on the validation photos and drawn trays
-# that reads exactly as turning every die (SURE 0.8 and 0.9 alike), for 1.2-1.7 reads a die at 0.8
-# and 1.4-2.1 at 0.9 instead of 4
+# quarter turns of each crop the face net reads, probabilities averaged (see FaceReader), but only for
+# a die whose first read is under SURE. Against reading each die once, at the same thresholds:
+# byler-d6 85.7 % of photos exact not 83.3 %, penlington-wood 93.2 % either way, rune55-trays 19.0 % not
+# 14.3 %, with as many dice wrong (12 in all) and fewer re-rolls on the first two (2 not 5). Turning only
+# the unsure dice reads exactly as turning every die (SURE 0.8 and 0.9 alike, validation photos and drawn
+# trays) for 1.2-1.5 face reads a die at 0.9 (2.1 on rune55-trays) instead of 4
 TURNS = 4
 SURE = 0.9
 TRIM = True  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
