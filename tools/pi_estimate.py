@@ -23,7 +23,6 @@ import json
 import statistics
 import sys
 import tempfile
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from onnx import TensorProto, helper, numpy_helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_macs import total_macs  # noqa: E402
 
-from vision.training.quantize import read_net  # noqa: E402
+from vision.training.quantize import read_net, run_medians  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -189,22 +188,8 @@ REFERENCES = {"mobilenet_v1": mobilenet_v1, "mobilenet_v2": mobilenet_v2, "resne
 def time_net(path: Path, shape: tuple[int, ...], warmup: int, repeat: int, runs: int,
              engine: str = "auto") -> list[float]:
     """Median ms of one forward pass, one value per run (a fresh net each run)."""
-    medians = []
-    rng = np.random.default_rng(1)
-    blob = rng.random(shape, dtype=np.float32)
-    for _ in range(runs):
-        net = read_net(path, engine)
-        for _ in range(warmup):
-            net.setInput(blob)
-            net.forward()
-        times = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            net.setInput(blob)
-            net.forward()
-            times.append((time.perf_counter() - t0) * 1000.0)
-        medians.append(statistics.median(times))
-    return medians
+    blob = np.random.default_rng(1).random(shape, dtype=np.float32)
+    return run_medians(lambda: read_net(path, engine), blob, None, runs, repeat, warmup)
 
 
 @dataclass

@@ -20,7 +20,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -94,19 +94,32 @@ def forward(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str]) -> list[np.n
     return [o.copy() for o in net.forward(outputs)]
 
 
-def median_ms(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str], runs: int = 5, repeat: int = 30) -> float:
-    """The median over `runs` of each run's median forward time (after 10 warm-up passes)."""
+def run_medians(net_for_run: Callable[[], cv2.dnn.Net], blob: np.ndarray, outputs: list[str] | None = None,
+                runs: int = 5, repeat: int = 30, warmup: int = 10) -> list[float]:
+    """Each run's median forward time in ms, after `warmup` passes: a machine shared with other jobs
+    has slow spells, and a median of medians steps round them. net_for_run gives the run's net (the
+    same one, or a fresh one to include what a first load leaves cold)."""
+    def once(net: cv2.dnn.Net) -> None:
+        net.setInput(blob)
+        net.forward(outputs) if outputs else net.forward()  # no names: the net's last output
+
     medians = []
     for _ in range(runs):
-        for _ in range(10):
-            forward(net, blob, outputs)
+        net = net_for_run()
+        for _ in range(warmup):
+            once(net)
         times = []
         for _ in range(repeat):
             t0 = time.perf_counter()
-            forward(net, blob, outputs)
+            once(net)
             times.append((time.perf_counter() - t0) * 1000.0)
         medians.append(statistics.median(times))
-    return statistics.median(medians)
+    return medians
+
+
+def median_ms(net: cv2.dnn.Net, blob: np.ndarray, outputs: list[str], runs: int = 5, repeat: int = 30) -> float:
+    """The median over `runs` of each run's median forward time (after 10 warm-up passes)."""
+    return statistics.median(run_medians(lambda: net, blob, outputs, runs, repeat))
 
 
 def compare_face(float_net: cv2.dnn.Net, int8_net: cv2.dnn.Net, blobs: list[np.ndarray]) -> dict[str, float]:
