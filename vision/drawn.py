@@ -24,6 +24,8 @@ import numpy as np
 
 Colour = tuple[int, int, int]  # BGR
 
+CROP = 32  # the face network's input side: cut_square's output, the crops training cuts
+
 # Body colours (BGR). Named so a validation set can ask for the colours the photos lack.
 BODY_COLOURS: dict[str, Colour] = {
     "red": (40, 30, 200),
@@ -106,7 +108,7 @@ class DrawnDie:
 
 def cut_square(frame: np.ndarray, xc: float, yc: float, side: float) -> np.ndarray:
     """The face network's input: the square of `side` px centred on (xc, yc), edge-replicated
-    where it leaves the frame, resized with INTER_AREA to 32x32 BGR uint8."""
+    where it leaves the frame, resized with INTER_AREA to CROP x CROP BGR uint8."""
     h, w = frame.shape[:2]
     s = max(1, int(round(side)))
     x0 = min(max(int(round(xc - s / 2)), -s + 1), w - 1)
@@ -115,7 +117,7 @@ def cut_square(frame: np.ndarray, xc: float, yc: float, side: float) -> np.ndarr
     pads = (max(0, -y0), max(0, y0 + s - h), max(0, -x0), max(0, x0 + s - w))
     if any(pads):
         crop = cv2.copyMakeBorder(crop, *pads, cv2.BORDER_REPLICATE)
-    return cv2.resize(crop, (32, 32), interpolation=cv2.INTER_AREA)
+    return cv2.resize(crop, (CROP, CROP), interpolation=cv2.INTER_AREA)
 
 
 ALIGN = 16  # the finder's coarsest stride: a trimmed input's sides are multiples of it

@@ -109,7 +109,7 @@ def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.ra
     """A jittered cut_square: rotated any angle, side scale x box side, centre moved up to
     shift x side, ASPECT_P of the time stretched along each axis (an oblique camera foreshortens
     a die, a phone photo squashed to a square stretches it), camera blur/JPEG at the cut's own
-    resolution, INTER_AREA to 32x32."""
+    resolution, INTER_AREA to drawn.CROP square."""
     s = side * float(rng.uniform(*scale))
     cx = xc + float(rng.uniform(-shift, shift)) * side
     cy = yc + float(rng.uniform(-shift, shift)) * side
@@ -126,7 +126,7 @@ def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.ra
     if rng.random() < 0.25:
         ok, enc = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
         crop = cv2.imdecode(enc, cv2.IMREAD_COLOR)
-    return cv2.resize(crop, (32, 32), interpolation=cv2.INTER_AREA)
+    return cv2.resize(crop, (drawn.CROP, drawn.CROP), interpolation=cv2.INTER_AREA)
 
 
 def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -267,7 +267,7 @@ def real_negatives(rng: np.random.Generator, photo: Photo, count: int) -> list[S
 
 
 def face_batch_source(photos: list[Photo], drawn_pool: list[Scene], rng: np.random.Generator, negatives_per_photo: int = 4, pasted_fraction: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of face samples: (N, 32, 32, 3) uint8 BGR and (N,) labels, shuffled."""
+    """One epoch of face samples: (N, CROP, CROP, 3) uint8 BGR and (N,) labels, shuffled."""
     xs: list[np.ndarray] = []
     ys: list[int] = []
     for p in photos:

@@ -36,7 +36,7 @@ FORMATS = ("qdq", "qoperator")
 
 
 def drawn_inputs(seed: int, frames: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Finder blobs (1x3x256x256) and face blobs (1x3x32x32) from `frames` drawn tray frames."""
+    """Finder blobs (1x3x256x256) and face blobs (1x3xCROPxCROP) from `frames` drawn tray frames."""
     rng = np.random.default_rng(seed)
     finder_blobs, face_blobs = [], []
     for _ in range(frames):
@@ -45,7 +45,7 @@ def drawn_inputs(seed: int, frames: int) -> tuple[list[np.ndarray], list[np.ndar
         finder_blobs.append(cv2.dnn.blobFromImage(square, 1 / 255.0, swapRB=False))
         for d in dice:
             crop = drawn.cut_square(frame, d.xc, d.yc, CROP_GROW * max(d.w, d.h))
-            face_blobs.append(cv2.dnn.blobFromImage(crop, 1 / 255.0, (32, 32), swapRB=False))
+            face_blobs.append(cv2.dnn.blobFromImage(crop, 1 / 255.0, (drawn.CROP, drawn.CROP), swapRB=False))
     return finder_blobs, face_blobs
 
 

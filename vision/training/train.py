@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
         epochs = 1 if args.quick else FACE_EPOCHS
         face, face_metrics = train_face(train_photos, rng, epochs, 30 if args.quick else FACE_DRAWN_POOL, val, hard)
         log(f"face validation: {json.dumps(face_metrics)}")
-        diff = export(face, (1, 3, 32, 32), face_path, "crop", ["logits"])
+        diff = export(face, (1, 3, data.drawn.CROP, data.drawn.CROP), face_path, "crop", ["logits"])
         minutes = round((time.time() - started) / 60, 1)
         log(f"exported {face_path} ({face_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {minutes} min")
         (face_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(face), "epochs": epochs, "hard_negatives": len(hard), "validation": face_metrics}, indent=1) + "\n")

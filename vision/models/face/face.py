@@ -2,7 +2,7 @@
 
 The crop is an axis-aligned square centred on the die, its side 1.3 times the die's box side (some
 floor around the die, whatever its turn), padded by replicating the border where it leaves the
-frame, scaled to 32x32 with INTER_AREA (vision.drawn.cut_square, shared with training). The net
+frame, scaled to INPUT x INPUT with INTER_AREA (vision.drawn.cut_square, shared with training). The net
 gives 7 logits: values 1..6 and "not a readable die" (a cocked die, a hand, a stray find); the
 softmax is taken here.
 """
@@ -15,9 +15,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.drawn import CROP as INPUT  # the crop's side fed to the net
 from vision.models import load, model_path
 
-INPUT = 32  # the crop's side fed to the net
 CLASSES = 7  # values 1..6, then "not a readable die"
 NOT_A_DIE = 6  # the class index of "not a readable die"
 CROP_GROW = 1.3  # the crop's side over the die box's side
@@ -38,7 +38,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class FaceReader:
-    """reader(crops) -> [FaceRead]: crops are BGR squares of any size (scaled to 32x32 here).
+    """reader(crops) -> [FaceRead]: crops are BGR squares of any size (scaled to INPUT x INPUT here).
 
     turns: how many quarter turns of each crop are read and their probabilities averaged (1 = the
     crop as it is; a die's face reads the same turned, so turns cost time for steadier answers).
