@@ -12,17 +12,18 @@ from vision import drawn
 def test_cut_square_is_the_contract_crop_inside_the_frame():
     frame = np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)
     got = drawn.cut_square(frame, 80, 60, 40)
-    want = cv2.resize(frame[40:80, 60:100], (32, 32), interpolation=cv2.INTER_AREA)
-    assert got.dtype == np.uint8 and got.shape == (32, 32, 3)
+    want = cv2.resize(frame[40:80, 60:100], (drawn.CROP, drawn.CROP), interpolation=cv2.INTER_AREA)
+    assert got.dtype == np.uint8 and got.shape == (drawn.CROP, drawn.CROP, 3)
     assert np.array_equal(got, want)
 
 
 def test_cut_square_replicates_the_edge_outside_the_frame():
     frame = np.zeros((50, 50, 3), np.uint8)
     frame[:, 0] = 200  # the left column: replicated leftwards
-    got = drawn.cut_square(frame, 0, 25, 32)
-    assert got.shape == (32, 32, 3)
-    assert (got[:, :15] == 200).all() and (got[:, 17:] == 0).all()
+    got = drawn.cut_square(frame, 0, 25, 32)  # 16 px left of the frame, 16 inside
+    half = drawn.CROP // 2
+    assert got.shape == (drawn.CROP, drawn.CROP, 3)
+    assert (got[:, :half - 1] == 200).all() and (got[:, half + 1:] == 0).all()
 
 
 def test_pip_layouts_are_a_real_d6():

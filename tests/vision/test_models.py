@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from vision.models import ModelMissing, load, model_path
+from vision.drawn import CROP
 from vision.models.face.face import CLASSES, NOT_A_DIE, FaceReader, softmax
 from vision.models.finder.finder import Finder, peaks
 
@@ -31,7 +32,7 @@ def test_the_stored_numbers_are_of_the_shipped_files():
 
 def test_files_are_small_and_load_with_opencv_alone():
     assert sum(model_path(n).stat().st_size for n in ("face", "finder")) <= 2 * 1024 * 1024
-    for name, shape, outputs in (("face", (1, 3, 32, 32), {"logits": (1, CLASSES)}),
+    for name, shape, outputs in (("face", (1, 3, CROP, CROP), {"logits": (1, CLASSES)}),
                                  ("finder", (1, 3, 256, 256), {"heat": (1, 1, 64, 64), "size": (1, 1, 64, 64),
                                                                         "offset": (1, 2, 64, 64)})):
         net = cv2.dnn.readNetFromONNX(str(model_path(name)))

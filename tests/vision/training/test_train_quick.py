@@ -27,7 +27,7 @@ def test_quick_training_exports_networks_cv2_can_run(tmp_path):
     face = cv2.dnn.readNetFromONNX(str(tmp_path / "face" / "face.onnx"))
     frame, dice = drawn.compose_tray(np.random.default_rng(3), 320, 240, count=2)
     crop = drawn.cut_square(frame, dice[0].xc, dice[0].yc, 1.3 * max(dice[0].w, dice[0].h))
-    face.setInput(cv2.dnn.blobFromImage(crop, 1 / 255.0, (32, 32), swapRB=False), "crop")
+    face.setInput(cv2.dnn.blobFromImage(crop, 1 / 255.0, (drawn.CROP, drawn.CROP), swapRB=False), "crop")
     logits = face.forward("logits")
     assert logits.shape == (1, 7) and np.isfinite(logits).all()
 
