@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.models import ModelMissing, load, model_path
 from vision.drawn import CROP
+from vision.models import ModelMissing, load, model_path
 from vision.models.face.face import CLASSES, NOT_A_DIE, FaceReader, softmax
 from vision.models.finder.finder import Finder, peaks
 
