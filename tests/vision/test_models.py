@@ -121,6 +121,18 @@ def test_peaks_are_local_maxima_over_the_threshold():
     assert peaks(heat, size, offset, 0.5, 0.3, 512, 60) == []
 
 
+def test_a_pip_read_as_a_small_die_inside_a_big_one_is_dropped():
+    heat = np.zeros((64, 64), np.float32)
+    size = np.zeros((64, 64), np.float32)
+    offset = np.zeros((2, 64, 64), np.float32)
+    heat[20, 20], size[20, 20] = 0.6, 1.0  # a die 64 input px wide ...
+    heat[24, 22], size[24, 22] = 0.9, 0.5  # ... and, 18 px from its centre, a surer find half its size: a pip
+    heat[30, 50], size[30, 50] = 0.8, 1.0  # two dice of one size, 7 cells apart (28 px: an oblique
+    heat[35, 55], size[35, 55] = 0.7, 1.0  # view's neighbours, their sides overestimated): both kept
+    got = peaks(heat, size, offset, 1.0, 0.3, 256, 256)
+    assert [(round(f.score, 1), round(f.side)) for f in got] == [(0.8, 64), (0.7, 64), (0.6, 64)]
+
+
 def test_a_missing_file_says_what_to_do(tmp_path):
     with pytest.raises(ModelMissing, match="make model"):
         load(tmp_path / "none.onnx")

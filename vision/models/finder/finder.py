@@ -21,6 +21,8 @@ from vision.models import load, model_path
 INPUT = 256  # the network's square input
 STRIDE = 4  # input pixels per heat cell (256 / 64)
 SIZE_UNIT = 64.0  # the size map's unit, in input pixels
+OVERLAP = 0.5  # a find nearer than this x a larger find's side to its centre, ...
+NESTED = 0.8  # ... and under this x its side, is one of that die's pips (see peaks)
 
 
 class Found(NamedTuple):
@@ -61,7 +63,10 @@ def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float, 
     """The 3x3 local maxima of `heat` over `threshold`, in frame pixels, best first.
 
     Plateaus (two equal neighbouring cells) would give two dice for one: of equal cells only the
-    first in raster order is kept.
+    first in raster order is kept. A big die's pip can look like a small die to the net: a peak
+    much smaller than another and within half the other's side of its centre is a pip of that die,
+    and dropped. Peaks of like size that close are kept: two dice side by side seen obliquely,
+    whose sides the net overestimates.
     """
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
@@ -77,4 +82,8 @@ def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float, 
             continue  # in the letterbox's black padding
         side = float(size[y, x]) * SIZE_UNIT / scale
         out.append(Found(xc, yc, side, float(heat[y, x])))
-    return out
+    dice: list[Found] = []
+    for f in sorted(out, key=lambda f: -f.side):  # the larger first: a die holds its pips, not they it
+        if not any(f.side < NESTED * d.side and np.hypot(f.xc - d.xc, f.yc - d.yc) < OVERLAP * d.side for d in dice):
+            dice.append(f)
+    return sorted(dice, key=lambda f: -f.score)
