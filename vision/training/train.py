@@ -46,6 +46,10 @@ HARD_THRESHOLD = 0.2  # finder peaks this sure, on no labelled die, become the f
 HARD_REPEATS = 2
 SYNTHETIC_VAL_PER_KIND = 250
 VAL_SEED = 20261127
+# bf16 autocast and channels-last tensors where the CPU does bf16 natively (AVX512-BF16, AMX): a face
+# training step 2.4 x and a finder step 1.5 x faster on 2 cores than fp32 NCHW; the weights and the
+# optimiser stay fp32. Elsewhere bf16 would be emulated, slower than fp32, so training stays fp32 there
+FAST = True
 OUT = Path(__file__).resolve().parents[1] / "models"
 
 
@@ -56,6 +60,22 @@ def log(msg: str) -> None:
 def to_tensor(batch: np.ndarray) -> torch.Tensor:
     """uint8 BGR NHWC -> float NCHW in 0..1, as cv2.dnn.blobFromImage(scale 1/255, swapRB=False)."""
     return torch.from_numpy(batch).permute(0, 3, 1, 2).float().div_(255.0)
+
+
+def fast() -> bool:
+    """FAST, on a CPU with native bf16 (oneDNN's own test; torch has no public one)."""
+    native = getattr(torch.ops.mkldnn, "_is_mkldnn_bf16_supported", lambda: False)
+    return FAST and bool(native())
+
+
+def for_training(net: torch.nn.Module) -> torch.nn.Module:
+    """The net in the memory layout training runs fastest in (see FAST)."""
+    return net.to(memory_format=torch.channels_last) if fast() else net
+
+
+def autocast() -> torch.autocast:
+    """The forward pass's precision while training (see FAST); evaluation and export stay fp32."""
+    return torch.autocast("cpu", dtype=torch.bfloat16, enabled=fast())
 
 
 # --- face -------------------------------------------------------------------------------------
@@ -73,8 +93,8 @@ def face_accuracy(net: FaceNet, xs: np.ndarray, ys: np.ndarray) -> dict[str, flo
 def train_face(photos: list[data.Photo], rng: np.random.Generator, epochs: int, pool: int, val: dict, hard: list[data.Scene]) -> tuple[FaceNet, dict]:
     log(f"face: drawing {pool} procedural scenes, {len(hard)} hard negatives (x{HARD_REPEATS})")
     drawn_pool = data.make_drawn_pool(rng, pool) + hard * HARD_REPEATS
-    net = FaceNet()
-    log(f"face: {parameters(net)} parameters")
+    net = for_training(FaceNet())
+    log(f"face: {parameters(net)} parameters, bf16 {fast()}")
     opt = torch.optim.AdamW(net.parameters(), lr=FACE_LR, weight_decay=5e-4)
     xs, ys = data.face_batch_source(photos, drawn_pool, rng)
     steps = epochs * math.ceil(len(xs) / FACE_BATCH)
@@ -87,7 +107,8 @@ def train_face(photos: list[data.Photo], rng: np.random.Generator, epochs: int, 
         for i in range(0, len(xs) - FACE_BATCH + 1, FACE_BATCH):
             x = to_tensor(xs[i : i + FACE_BATCH])
             y = torch.from_numpy(ys[i : i + FACE_BATCH])
-            loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
+            with autocast():
+                loss = F.cross_entropy(net(x).float(), y, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -200,8 +221,8 @@ def evaluate(detect, read, photos: list[data.Photo]) -> dict:
 
 
 def train_finder(frames: list[data.Frame], rng: np.random.Generator, epochs: int, val_photos: list[data.Photo]) -> FinderNet:
-    net = FinderNet()
-    log(f"finder: {parameters(net)} parameters, {len(frames)} frames an epoch")
+    net = for_training(FinderNet())
+    log(f"finder: {parameters(net)} parameters, {len(frames)} frames an epoch, bf16 {fast()}")
     opt = torch.optim.AdamW(net.parameters(), lr=FINDER_LR, weight_decay=5e-4)
     steps = epochs * (len(frames) // FINDER_BATCH)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, FINDER_LR, total_steps=steps + 10, pct_start=0.15)
@@ -209,7 +230,8 @@ def train_finder(frames: list[data.Frame], rng: np.random.Generator, epochs: int
         net.train()
         t0, total, n = time.time(), 0.0, 0
         for x, heat, size, mask, offset in finder_batches(frames, rng, FINDER_CROP):
-            h, s, o = net(x)
+            with autocast():
+                h, s, o = (t.float() for t in net(x))
             centre = mask.eq(1).float()
             loss = (focal_loss(h, heat) + 5 * (torch.abs(s - size) * mask).sum() / mask.sum().clamp(min=1)
                     + (torch.abs(o - offset) * centre).sum() / centre.sum().clamp(min=1))
