@@ -32,7 +32,7 @@ from vision.training.model import FaceNet, FinderExport, FinderNet, parameters
 # --- settings ---------------------------------------------------------------------------------
 SEED = 1337
 THREADS = 2
-FACE_EPOCHS = 36
+FACE_EPOCHS = 72
 FACE_BATCH = 128
 FACE_LR = 3e-3
 FACE_DRAWN_POOL = 4000  # procedural face scenes, drawn once, re-augmented every epoch
@@ -249,12 +249,15 @@ def train_finder(frames: list[data.Frame], rng: np.random.Generator, epochs: int
 # --- export -----------------------------------------------------------------------------------
 
 
-def export(model: torch.nn.Module, shape: tuple[int, ...], path: Path, input_name: str, output_names: list[str]) -> float:
-    """torch.onnx.export for cv2.dnn, then check cv2.dnn's outputs against torch's; returns the max difference."""
+def export(model: torch.nn.Module, shape: tuple[int, ...], path: Path, input_name: str, output_names: list[str], half: bool = False) -> float:
+    """torch.onnx.export for cv2.dnn, then check cv2.dnn's outputs against torch's; returns the max difference.
+    half: store the weights as float16 (see halve); the outputs may then differ by up to 2e-2."""
     path.parent.mkdir(parents=True, exist_ok=True)
     model.eval()
     dummy = torch.rand(*shape)
     torch.onnx.export(model, (dummy,), str(path), input_names=[input_name], output_names=output_names, opset_version=13, dynamo=False)
+    if half:
+        halve(path)
     net = cv2.dnn.readNetFromONNX(str(path))
     worst = 0.0
     gen = torch.Generator().manual_seed(0)
@@ -267,9 +270,33 @@ def export(model: torch.nn.Module, shape: tuple[int, ...], path: Path, input_nam
         outs = net.forward(output_names)
         for r, o in zip(ref, outs, strict=True):
             worst = max(worst, float(np.abs(r.numpy() - o.reshape(r.shape)).max()))
-    if worst > 1e-4:
+    if worst > (2e-2 if half else 1e-4):
         raise SystemExit(f"{path}: cv2.dnn differs from torch by {worst}")
     return worst
+
+
+def halve(path: Path) -> None:
+    """Store an ONNX file's float32 weights as float16, each cast back to float32 by a first node.
+
+    Half the bytes for the same net: cv2.dnn folds the casts at load and runs float32 as before (a
+    face pass 1.19 against 1.17 ms, one core), and the face logits move by about 2e-3.
+    """
+    import onnx  # the train extra's; only training writes files
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = onnx.load(str(path))
+    casts = []
+    for t in list(model.graph.initializer):
+        weights = numpy_helper.to_array(t)
+        if weights.dtype != np.float32:
+            continue
+        model.graph.initializer.remove(t)
+        model.graph.initializer.append(numpy_helper.from_array(weights.astype(np.float16), f"{t.name}_fp16"))
+        casts.append(helper.make_node("Cast", [f"{t.name}_fp16"], [t.name], to=TensorProto.FLOAT))
+    for node in reversed(casts):
+        model.graph.node.insert(0, node)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
 
 
 def onnx_reader(path: Path):
@@ -362,7 +389,7 @@ def main(argv: list[str] | None = None) -> None:
         epochs = 1 if args.quick else FACE_EPOCHS
         face, face_metrics = train_face(train_photos, rng, epochs, 30 if args.quick else FACE_DRAWN_POOL, val, hard)
         log(f"face validation: {json.dumps(face_metrics)}")
-        diff = export(face, (1, 3, data.drawn.CROP, data.drawn.CROP), face_path, "crop", ["logits"])
+        diff = export(face, (1, 3, data.drawn.CROP, data.drawn.CROP), face_path, "crop", ["logits"], half=True)
         minutes = round((time.time() - started) / 60, 1)
         log(f"exported {face_path} ({face_path.stat().st_size} B, cv2.dnn vs torch {diff:.1e}) after {minutes} min")
         (face_path.parent / "metrics.json").write_text(json.dumps({**common, "train_minutes": minutes, "parameters": parameters(face), "epochs": epochs, "hard_negatives": len(hard), "validation": face_metrics}, indent=1) + "\n")
