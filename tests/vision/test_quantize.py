@@ -26,7 +26,7 @@ def test_int8_face_reads_as_float(drawn, tmp_path):
     (_, cal), (_, check) = drawn
     out = tmp_path / "face-int8.onnx"
     q.quantize(model_path("face"), out, "crop", cal, "qdq")
-    assert out.stat().st_size < model_path("face").stat().st_size / 3
+    assert out.stat().st_size < model_path("face").stat().st_size * 0.6  # the shipped weights are float16
     result = q.compare_face(cv2.dnn.readNetFromONNX(str(model_path("face"))), q.read_net(out, ENGINE), check)
     assert result["crops"] >= 20
     assert result["argmax_agreement"] >= 0.9
