@@ -30,6 +30,7 @@ def test_quick_training_exports_networks_cv2_can_run(tmp_path):
     face.setInput(cv2.dnn.blobFromImage(crop, 1 / 255.0, (drawn.CROP, drawn.CROP), swapRB=False), "crop")
     logits = face.forward("logits")
     assert logits.shape == (1, 7) and np.isfinite(logits).all()
+    assert (tmp_path / "face" / "face.onnx").stat().st_size < 2.1 * 357_575  # float16 weights: 2 bytes a parameter
 
     finder = cv2.dnn.readNetFromONNX(str(tmp_path / "finder" / "finder.onnx"))
     canvas = np.zeros((256, 256, 3), np.uint8)
