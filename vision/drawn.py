@@ -414,6 +414,17 @@ def background(rng: np.random.Generator, height: int, width: int, kind: str | No
     return np.clip(img * light[..., None], 0, 255).astype(np.uint8)
 
 
+def motion_blur(img: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """A die still sliding, or a shaken camera: img smeared along a line `length` px long at
+    `angle` degrees."""
+    k = max(1, int(length))
+    kernel = np.zeros((k, k), np.float32)
+    kernel[k // 2, :] = 1 / k
+    rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), angle, 1)
+    kernel = cv2.warpAffine(kernel, rot, (k, k))
+    return cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
 def finish(frame: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """The camera: white balance and exposure, blur (focus or motion), sensor noise, JPEG."""
     img = frame.astype(np.float32)
@@ -422,11 +433,7 @@ def finish(frame: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.4))
     elif rng.random() < 0.3 * strength:
         k = int(rng.integers(3, 7))
-        kernel = np.zeros((k, k), np.float32)
-        kernel[k // 2, :] = 1 / k
-        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+        img = motion_blur(img, k, float(rng.uniform(0, 180)))
     img += rng.normal(0, rng.uniform(0, 8) * strength, img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.7 * strength:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.drawn import motion_blur
+
 Change = Callable[[np.ndarray], np.ndarray]
 
 
@@ -35,6 +37,11 @@ def _white_balance(b: float, r: float) -> Change:
 
 def _blur(sigma: float) -> Change:
     return lambda img: cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+def _motion(length: int, degrees: float) -> Change:
+    # the camera shaken during the exposure (or every die still sliding the same way)
+    return lambda img: motion_blur(img, length, degrees)
 
 
 def _jpeg(quality: int) -> Change:
@@ -78,6 +85,7 @@ CHANGES: dict[str, Change] = {
     "gamma1.5": _gamma(1.5),  # another tone curve: darker middle tones
     "warm": _white_balance(0.8, 1.15),  # tungsten light, white balance locked elsewhere
     "blur1": _blur(1.0),  # soft focus
+    "motion7": _motion(7, 30.0),  # a shaken camera: a 7-px streak (a fifth of a byler-d6 die's side)
     "jpeg40": _jpeg(40),  # heavy compression
     "noise8": _noise(8.0),  # a small sensor in poor light
     "shift1": _shift(1, 1),  # the camera nudged by a pixel

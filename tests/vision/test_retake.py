@@ -50,3 +50,16 @@ def test_a_turn_moves_the_corners_and_keeps_the_middle(dice_sets):
     middle = (slice(230, 250), slice(310, 330))
     # one degree moves the middle by under a pixel, the corners (~400 px out) by ~7
     assert np.abs(out[middle] - frame[middle]).mean() < np.abs(out[:40, :40] - frame[:40, :40]).mean()
+
+
+def test_a_shaken_camera_smears_a_point_into_a_streak_along_its_angle():
+    frame = np.zeros((41, 41, 3), np.uint8)
+    frame[20, 20] = 255
+    out = CHANGES["motion7"](frame)[..., 0]
+    ys, xs = np.nonzero(out)
+    # the point's light is spread over a streak 7 px long at 30 degrees (OpenCV's angles turn
+    # counter-clockwise on screen, so the streak rises to the right), not over a blob
+    assert 5 <= xs.max() - xs.min() <= 8 and 2 <= ys.max() - ys.min() <= 5
+    slope = np.polyfit(xs, ys, 1, w=out[ys, xs].astype(float))[0]
+    assert -0.8 < slope < -0.3
+    assert out.max() < 255 // 3
