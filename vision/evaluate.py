@@ -227,9 +227,12 @@ DRAWN_SETS: dict[str, tuple[str, str]] = {
 
 
 def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str], frames: int = 40, *,
-                   dice: int = 3, size: tuple[int, int] = (640, 480), seed: int = 0) -> SetScore:
+                   dice: int = 3, size: tuple[int, int] = (640, 480), seed: int = 0,
+                   change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:
     """Read `frames` trays drawn by vision.drawn, each with `dice` dice of one look (body, pips), and
-    score them like a labelled photo set (every drawn die's box is its label).
+    score them like a labelled photo set (every drawn die's box is its label). `change(frame)` is
+    applied to each tray before it is read (vision.retake; a change that scales the frame scales
+    its boxes with it, as they are kept in fractions of the frame).
 
     The seed fixes every frame, so two readers (or two runs) see the same trays; the seed is not
     one training draws from (vision/training uses its own), so these trays are validation.
@@ -246,7 +249,9 @@ def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str], fra
                                     looks=[random_look(rng, *look)], kind=None)
         boxes = tuple((d.value, d.xc / w, d.yc / h, d.w / w, d.h / h) for d in drawn)
         image = LabelledImage(f"drawn_{i}", Path(f"drawn_{i}"), tuple(sorted(d.value for d in drawn)), boxes)
-        score.images.append(score_image(image, read(frame), w, h))
+        if change is not None:
+            frame = change(frame)
+        score.images.append(score_image(image, read(frame), frame.shape[1], frame.shape[0]))
     return score
 
 

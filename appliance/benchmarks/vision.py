@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a set folder laid out like shared/dice/<set>/ (or --drawn)")
     parser.add_argument("--drawn", action="store_true",
                         help="instead of photos, 640x480 trays of three dice drawn by vision.drawn in the colours "
-                             "the photo sets lack (red/white, pink/black, black/white, blue/white): one result each")
+                             "the photo sets lack (red/white, pink/black, black/white, blue/white): one result each "
+                             "(and each --change)")
     parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a colour (default 40)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--split", choices=("all", "val", "train"), default="all",
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     cv2.setNumThreads(1)  # the figure we quote is one core's
     if args.drawn:
-        return _drawn(args, read_frame)
+        return _drawn(args, read_frame, names)
     if args.dir is None:
         raise UserError("give a set folder DIR, or --drawn")
     folder = Path(args.dir)
@@ -93,18 +94,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _drawn(args: argparse.Namespace, read_frame) -> int:
-    """The drawn validation trays, one result a colour (the keys of a photo set's result)."""
+def _drawn(args: argparse.Namespace, read_frame, changes: list[str]) -> int:
+    """The drawn validation trays, one result a colour (the keys of a photo set's result), a colour
+    and change ("red/white grey") when several changes are asked for."""
     from vision.evaluate import DRAWN_SETS, evaluate_drawn
+    from vision.retake import CHANGES
 
     if args.frames < 1:
         raise UserError(f"--frames must be at least 1, not {args.frames}")
     results = {}
-    for name, look in DRAWN_SETS.items():
-        results[name] = evaluate_drawn(read_frame, look, args.frames).as_dict()
-        if not args.json:
-            print(f"drawn {name}")
-            _print(results[name], "none")
+    for change in changes:
+        for name, look in DRAWN_SETS.items():
+            key = name if len(changes) == 1 else f"{name} {change}"
+            result = evaluate_drawn(read_frame, look, args.frames, change=CHANGES[change]).as_dict()
+            if change != "none":
+                result["change"] = change
+            results[key] = result
+            if not args.json:
+                print(f"drawn {key}")
+                _print(result, change)
     if args.json:
         print(json.dumps(results))
     return 0

@@ -75,6 +75,27 @@ def test_bench_vision_on_drawn_trays(capsys):
     assert "--drawn" in capsys.readouterr().err
 
 
+def test_bench_vision_reads_drawn_trays_through_each_change(capsys, monkeypatch):
+    import numpy as np
+
+    from vision import retake
+
+    # a blank picture reads nothing: the change was applied, not ignored
+    monkeypatch.setitem(retake.CHANGES, "dark0.6", lambda img: np.zeros_like(img))
+    assert main(["bench", "vision", "--drawn", "--frames", "2", "--json", "--change", "none,dark0.6,scale1.5"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert set(out) == {f"{c} {k}" for c in ("red/white", "pink/black", "black/white", "blue/white")
+                        for k in ("none", "dark0.6", "scale1.5")}
+    assert all(out[f"{c} dark0.6"]["die_recall"] == 0.0 and out[f"{c} dark0.6"]["change"] == "dark0.6"
+               for c in ("red/white", "blue/white"))
+    # a bigger frame keeps its dice where its labels are (boxes scale with the frame)
+    assert out["red/white scale1.5"]["die_recall"] >= out["red/white none"]["die_recall"] - 1 / 6
+    assert main(["bench", "vision", "--drawn", "--frames", "1", "--json", "--change", "grey"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white"}
+    assert all(r["change"] == "grey" and r["dice"] == 3 for r in out.values())
+
+
 def test_bench_vision_not_a_set(tmp_path, capsys):
     assert main(["bench", "vision", str(tmp_path)]) == 2
     assert "labels.csv" in capsys.readouterr().err
