@@ -18,18 +18,21 @@ from vision.split import is_validation
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
 # set: (exact, die recall, most extra dice, most wrong dice) on the validation photos; measured with the
-# networks of this commit at FIND_AT 0.4, READ_AT 0.5, SURE 0.9: byler-d6 0.8571 / 0.981 / 0 / 2,
-# penlington-wood 0.9322 / 0.9641 / 0 / 0, rune55-trays 0.2381 / 0.8549 / 1 / 7 (the hand-tuned pip reader,
+# networks of this commit at FIND_AT 0.4, READ_AT 0.5, SURE 0.9: byler-d6 0.8571 / 0.981 / 0 / 3,
+# penlington-wood 0.9831 / 0.9846 / 0 / 0, rune55-trays 0.2381 / 0.8517 / 1 / 7 (the hand-tuned pip reader,
 # tuned on these very photos: 0.8333 / 0.9652 / 0 / 2, 0.8983 / 0.959 / 0 / 0, 0 / 0.2177 / 21 / 30)
 FLOORS = {
     "byler-d6": (0.83, 0.97, 2, 4),
-    "penlington-wood": (0.9, 0.94, 2, 3),
+    "penlington-wood": (0.95, 0.97, 2, 2),
     "rune55-trays": (0.19, 0.83, 4, 10),
 }
-# the same photos as another camera would take them (vision.retake): byler-d6 in grey, as a monochrome
-# dice-tower camera sees it, measured 0.5476 / 0.9241 / 0 / 3 (its coloured dice's pips lose their contrast)
+# the same photos as another camera would take them (vision.retake), measured: byler-d6 in grey, as a
+# monochrome dice-tower camera sees it, 0.5714 / 0.9241 / 0 / 5 (its coloured dice's pips lose their
+# contrast); byler-d6 through a shaken camera (motion7), 0.7381 / 0.9525 / 0 / 2 (0.4762 / 0.8386 / 0 / 13
+# before the face net trained on motion blur)
 RETAKE_FLOORS = {
-    ("byler-d6", "grey"): (0.5, 0.9, 2, 5),
+    ("byler-d6", "grey"): (0.5, 0.9, 2, 7),
+    ("byler-d6", "motion7"): (0.66, 0.93, 2, 4),
 }
 
 

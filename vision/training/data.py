@@ -41,6 +41,9 @@ REAL_REPEATS = {"byler-d6": 4, "penlington-wood": 3, "rune55-trays": 6}
 # blurs some dice past 1.2 px, where the face net said "not a die")
 ASPECT, ASPECT_P = 0.2, 0.5
 BLUR_SIGMA, BLUR_P = (0.3, 2.0), 0.35
+# a die still sliding when the frame was taken (penlington-wood's webcam smears some dice's pips
+# into streaks, read "not a die"): a streak of MOTION x the die's side, MOTION_P of the time
+MOTION, MOTION_P = (0.05, 0.3), 0.15
 # a monochrome camera (a dice tower's): with grey 0.15 of the time the reader reads 57 % of byler-d6's
 # validation photos exactly in grey against 86 % in colour (coloured dice whose pips turn the body's
 # grey); a run with 0.3 (and no side-face negatives) read no more of them in grey, 55 %
@@ -108,7 +111,7 @@ def load_photos(root: Path, validation: bool, limit: int | None = None) -> list[
 def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.random.Generator, scale: tuple[float, float] = (1.0, 1.7), shift: float = 0.15) -> np.ndarray:
     """A jittered cut_square: rotated any angle, side scale x box side, centre moved up to
     shift x side, ASPECT_P of the time stretched along each axis (an oblique camera foreshortens
-    a die, a phone photo squashed to a square stretches it), camera blur/JPEG at the cut's own
+    a die, a phone photo squashed to a square stretches it), camera and motion blur, JPEG at the cut's own
     resolution, INTER_AREA to drawn.CROP square."""
     s = side * float(rng.uniform(*scale))
     cx = xc + float(rng.uniform(-shift, shift)) * side
@@ -123,6 +126,8 @@ def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.ra
     crop = cv2.warpAffine(scene, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < BLUR_P:
         crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(*BLUR_SIGMA)) * max(1.0, out / 40))
+    if rng.random() < MOTION_P:
+        crop = drawn.motion_blur(crop, round(float(rng.uniform(*MOTION)) * side * out / s), float(rng.uniform(0, 180)))
     if rng.random() < 0.25:
         ok, enc = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
         crop = cv2.imdecode(enc, cv2.IMREAD_COLOR)
