@@ -30,9 +30,12 @@ from vision.models.finder.finder import Finder
 # rune55-trays 19.0 % at each with 23 / 7 / 4 (the networks of session 20). A wrong die is scored
 # unless a player sees it; a re-roll costs a throw: 0.5 takes two thirds of the wrong dice away for a
 # few re-rolls, 0.6 costs byler-d6 five more photos for one die fewer. The 72-epoch face net (session
-# 22, the reader as shipped, turns and all), READ_AT 0.4 / 0.5 / 0.6: byler-d6 90.5 / 85.7 / 81.0 %
-# with 3 / 2 / 2 wrong, penlington-wood 93.2 % with 1 / 0 / 0, rune55-trays 23.8 % with 13 / 7 / 5:
-# 0.4 reads two more byler-d6 photos for eight more wrong dice in all, so 0.5 stays.
+# 22, turns and all), READ_AT 0.4 / 0.5 / 0.6: byler-d6 90.5 / 85.7 / 81.0 % with 3 / 2 / 2 wrong,
+# penlington-wood 93.2 % with 1 / 0 / 0, rune55-trays 23.8 % with 13 / 7 / 5: 0.4 reads two more byler-d6
+# photos for eight more wrong dice in all, so 0.5 stayed. The face net trained with motion blur (session
+# 23, the reader as shipped): byler-d6 88.1 / 85.7 / 83.3 % with 3 / 3 / 2 wrong, penlington-wood 98.3 %
+# with 0 at each, rune55-trays 28.6 / 23.8 / 23.8 % with 10 / 7 / 5: 0.4 buys two photos for three more
+# wrong dice, so 0.5 stays.
 FIND_AT = 0.4  # the finder's heat over which a peak is a die candidate
 READ_AT = 0.5  # the face net's confidence under which a die is Unreadable (asks for a re-roll)
 # die_size_px, when the caller knows it: finds whose side is off by more than this factor are not
