@@ -219,18 +219,22 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
                       reading.ms, True, wrong, len(reading.unreadable))
 
 
-# The drawn validation sets: dice of colours the shared photo sets lack (body, pips as vision.drawn names them).
-DRAWN_SETS: dict[str, tuple[str, str]] = {
-    "red/white": ("red", "white"), "pink/black": ("pink", "black"),
-    "black/white": ("black", "white"), "blue/white": ("blue", "white"),
+# The drawn validation sets: dice of colours the shared photo sets lack (body, pips as vision.drawn names
+# them), three a tray; and "mixed 1-8": 1-8 dice a tray in any looks (one shared look half the time,
+# as vision.drawn.compose_tray draws them), the crowd a dice tower's camera or a busy tray shows.
+DRAWN_SETS: dict[str, tuple[tuple[str, str] | None, int | None]] = {
+    "red/white": (("red", "white"), 3), "pink/black": (("pink", "black"), 3),
+    "black/white": (("black", "white"), 3), "blue/white": (("blue", "white"), 3),
+    "mixed 1-8": (None, None),
 }
 
 
-def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str], frames: int = 40, *,
-                   dice: int = 3, size: tuple[int, int] = (640, 480), seed: int = 0,
+def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str] | None, frames: int = 40, *,
+                   dice: int | None = 3, size: tuple[int, int] = (640, 480), seed: int = 0,
                    change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:
     """Read `frames` trays drawn by vision.drawn, each with `dice` dice of one look (body, pips), and
-    score them like a labelled photo set (every drawn die's box is its label). `change(frame)` is
+    score them like a labelled photo set (every drawn die's box is its label). look None: any looks;
+    dice None: 1-8 a tray. `change(frame)` is
     applied to each tray before it is read (vision.retake; a change that scales the frame scales
     its boxes with it, as they are kept in fractions of the frame).
 
@@ -246,7 +250,7 @@ def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str], fra
     w, h = size
     for i in range(frames):
         frame, drawn = compose_tray(rng, w, h, count=dice, side=(24.0, 90.0),
-                                    looks=[random_look(rng, *look)], kind=None)
+                                    looks=None if look is None else [random_look(rng, *look)], kind=None)
         boxes = tuple((d.value, d.xc / w, d.yc / h, d.w / w, d.h / h) for d in drawn)
         image = LabelledImage(f"drawn_{i}", Path(f"drawn_{i}"), tuple(sorted(d.value for d in drawn)), boxes)
         if change is not None:

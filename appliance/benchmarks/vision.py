@@ -16,10 +16,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", metavar="DIR", nargs="?",
                         help="a set folder laid out like shared/dice/<set>/ (or --drawn)")
     parser.add_argument("--drawn", action="store_true",
-                        help="instead of photos, 640x480 trays of three dice drawn by vision.drawn in the colours "
-                             "the photo sets lack (red/white, pink/black, black/white, blue/white): one result each "
-                             "(and each --change)")
-    parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a colour (default 40)")
+                        help="instead of photos, 640x480 trays drawn by vision.drawn: three dice of a colour "
+                             "the photo sets lack (red/white, pink/black, black/white, blue/white), and 1-8 dice "
+                             "of any looks (mixed 1-8): one result each (and each --change)")
+    parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a set (default 40)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--split", choices=("all", "val", "train"), default="all",
                         help="score every image, or only the validation photos the networks never trained on "
@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _drawn(args: argparse.Namespace, read_frame, changes: list[str]) -> int:
-    """The drawn validation trays, one result a colour (the keys of a photo set's result), a colour
-    and change ("red/white grey") when several changes are asked for."""
+    """The drawn validation trays, one result a set (the keys of a photo set's result), a set and
+    change ("red/white grey") when several changes are asked for."""
     from vision.evaluate import DRAWN_SETS, evaluate_drawn
     from vision.retake import CHANGES
 
@@ -104,9 +104,9 @@ def _drawn(args: argparse.Namespace, read_frame, changes: list[str]) -> int:
         raise UserError(f"--frames must be at least 1, not {args.frames}")
     results = {}
     for change in changes:
-        for name, look in DRAWN_SETS.items():
+        for name, (look, dice) in DRAWN_SETS.items():
             key = name if len(changes) == 1 else f"{name} {change}"
-            result = evaluate_drawn(read_frame, look, args.frames, change=CHANGES[change]).as_dict()
+            result = evaluate_drawn(read_frame, look, args.frames, dice=dice, change=CHANGES[change]).as_dict()
             if change != "none":
                 result["change"] = change
             results[key] = result

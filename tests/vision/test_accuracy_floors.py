@@ -54,17 +54,21 @@ def test_accuracy_floor_on_retaken_validation_photos(dice_sets, name, change, ho
     holds(evaluate_set(dice_sets / name, read_frame, _validation(name), CHANGES[change]), RETAKE_FLOORS[(name, change)])
 
 
-# drawn trays of three dice, 40 a colour (bunco bench vision --drawn); measured: 1.0 / 1.0 / 0 / 0 for each
-# of red/white, pink/black, black/white and blue/white (the pip reader: exact 0.675, 0.675, 0.575, 0.575)
+# drawn trays, 40 a set (bunco bench vision --drawn); measured: red/white and pink/black 1.0 / 1.0 / 0 / 0,
+# black/white and blue/white 0.975 / 0.9917 / 0 / 0 (a die tilted onto its edge, read "not a die"), mixed
+# 1-8 (1-8 dice a tray, any looks, 215 dice) 0.75 / 0.9442 / 0 / 2 (marbled dice with pips of the marble's
+# colours, and crowds; the pip reader on the first four: exact 0.675, 0.675, 0.575, 0.575)
 DRAWN_FLOORS = {
     "red/white": (0.95, 0.98, 1, 1),
     "pink/black": (0.95, 0.98, 1, 1),
     "black/white": (0.95, 0.98, 1, 1),
     "blue/white": (0.95, 0.98, 1, 1),
+    "mixed 1-8": (0.7, 0.92, 2, 4),
 }
 
 
 @pytest.mark.parametrize("name", sorted(DRAWN_FLOORS))
 def test_accuracy_floor_on_drawn_dice(name, holds):
     cv2.setNumThreads(1)
-    holds(evaluate_drawn(read_frame, DRAWN_SETS[name], 40), DRAWN_FLOORS[name])
+    look, dice = DRAWN_SETS[name]
+    holds(evaluate_drawn(read_frame, look, 40, dice=dice), DRAWN_FLOORS[name])

@@ -69,8 +69,10 @@ def test_bench_vision_splits_by_vision_split(tmp_path, dice_sets, capsys):
 def test_bench_vision_on_drawn_trays(capsys):
     assert main(["bench", "vision", "--drawn", "--frames", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white"}
-    assert all(r["images"] == 2 and r["dice"] == 6 for r in out.values())
+    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white", "mixed 1-8"}
+    assert all(r["images"] == 2 for r in out.values())
+    assert all(out[k]["dice"] == 6 for k in ("red/white", "pink/black", "black/white", "blue/white"))
+    assert 2 <= out["mixed 1-8"]["dice"] <= 16
     assert main(["bench", "vision"]) == 2
     assert "--drawn" in capsys.readouterr().err
 
@@ -84,7 +86,7 @@ def test_bench_vision_reads_drawn_trays_through_each_change(capsys, monkeypatch)
     monkeypatch.setitem(retake.CHANGES, "dark0.6", lambda img: np.zeros_like(img))
     assert main(["bench", "vision", "--drawn", "--frames", "2", "--json", "--change", "none,dark0.6,scale1.5"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {f"{c} {k}" for c in ("red/white", "pink/black", "black/white", "blue/white")
+    assert set(out) == {f"{c} {k}" for c in ("red/white", "pink/black", "black/white", "blue/white", "mixed 1-8")
                         for k in ("none", "dark0.6", "scale1.5")}
     assert all(out[f"{c} dark0.6"]["die_recall"] == 0.0 and out[f"{c} dark0.6"]["change"] == "dark0.6"
                for c in ("red/white", "blue/white"))
@@ -92,8 +94,9 @@ def test_bench_vision_reads_drawn_trays_through_each_change(capsys, monkeypatch)
     assert out["red/white scale1.5"]["die_recall"] >= out["red/white none"]["die_recall"] - 1 / 6
     assert main(["bench", "vision", "--drawn", "--frames", "1", "--json", "--change", "grey"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white"}
-    assert all(r["change"] == "grey" and r["dice"] == 3 for r in out.values())
+    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white", "mixed 1-8"}
+    assert all(r["change"] == "grey" for r in out.values())
+    assert all(out[k]["dice"] == 3 for k in ("red/white", "pink/black", "black/white", "blue/white"))
 
 
 def test_bench_vision_not_a_set(tmp_path, capsys):
