@@ -234,9 +234,9 @@ def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str] | No
                    change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:
     """Read `frames` trays drawn by vision.drawn, each with `dice` dice of one look (body, pips), and
     score them like a labelled photo set (every drawn die's box is its label). look None: any looks;
-    dice None: 1-8 a tray. `change(frame)` is
-    applied to each tray before it is read (vision.retake; a change that scales the frame scales
-    its boxes with it, as they are kept in fractions of the frame).
+    dice None: 1-8 a tray. `change(frame)` is applied to each tray before it is read (vision.retake;
+    a change that scales the frame scales its boxes with it, as they are kept in fractions of the
+    frame).
 
     The seed fixes every frame, so two readers (or two runs) see the same trays; the seed is not
     one training draws from (vision/training uses its own), so these trays are validation.
