@@ -10,6 +10,10 @@ from appliance.cli import main
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
+# bench vision --drawn's sets: three dice of a colour a tray, and 1-8 dice in any looks
+THREE_DICE = ("red/white", "pink/black", "black/white", "blue/white")
+DRAWN = {*THREE_DICE, "mixed 1-8"}
+
 
 def test_read_json_and_overlay(dice_sets, tmp_path, capsys):
     img = dice_sets / "penlington-wood" / "images" / "five_44.jpg"
@@ -69,9 +73,9 @@ def test_bench_vision_splits_by_vision_split(tmp_path, dice_sets, capsys):
 def test_bench_vision_on_drawn_trays(capsys):
     assert main(["bench", "vision", "--drawn", "--frames", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white", "mixed 1-8"}
+    assert set(out) == DRAWN
     assert all(r["images"] == 2 for r in out.values())
-    assert all(out[k]["dice"] == 6 for k in ("red/white", "pink/black", "black/white", "blue/white"))
+    assert all(out[k]["dice"] == 6 for k in THREE_DICE)
     assert 2 <= out["mixed 1-8"]["dice"] <= 16
     assert main(["bench", "vision"]) == 2
     assert "--drawn" in capsys.readouterr().err
@@ -86,17 +90,16 @@ def test_bench_vision_reads_drawn_trays_through_each_change(capsys, monkeypatch)
     monkeypatch.setitem(retake.CHANGES, "dark0.6", lambda img: np.zeros_like(img))
     assert main(["bench", "vision", "--drawn", "--frames", "2", "--json", "--change", "none,dark0.6,scale1.5"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {f"{c} {k}" for c in ("red/white", "pink/black", "black/white", "blue/white", "mixed 1-8")
-                        for k in ("none", "dark0.6", "scale1.5")}
+    assert set(out) == {f"{c} {k}" for c in DRAWN for k in ("none", "dark0.6", "scale1.5")}
     assert all(out[f"{c} dark0.6"]["die_recall"] == 0.0 and out[f"{c} dark0.6"]["change"] == "dark0.6"
                for c in ("red/white", "blue/white"))
     # a bigger frame keeps its dice where its labels are (boxes scale with the frame)
     assert out["red/white scale1.5"]["die_recall"] >= out["red/white none"]["die_recall"] - 1 / 6
     assert main(["bench", "vision", "--drawn", "--frames", "1", "--json", "--change", "grey"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
-    assert set(out) == {"red/white", "pink/black", "black/white", "blue/white", "mixed 1-8"}
+    assert set(out) == DRAWN
     assert all(r["change"] == "grey" for r in out.values())
-    assert all(out[k]["dice"] == 3 for k in ("red/white", "pink/black", "black/white", "blue/white"))
+    assert all(out[k]["dice"] == 3 for k in THREE_DICE)
 
 
 def test_bench_vision_not_a_set(tmp_path, capsys):
