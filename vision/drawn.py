@@ -125,7 +125,7 @@ ALIGN = 16  # the finder's coarsest stride: a trimmed input's sides are multiple
 
 def letterbox(frame: np.ndarray, size: int = 256, trim: bool = False,
               scale: float | None = None) -> tuple[np.ndarray, float]:
-    """The finder network's input picture: `frame` scaled (INTER_AREA) so its longer side is `size`,
+    """The finder network's input picture: `frame` area-averaged down so its longer side is `size`,
     pasted top-left on a size x size canvas of zeros. Returns it and the scale (frame px -> input px).
 
     trim (run time): leave out the black rows or columns past the picture (rounded up to ALIGN):
@@ -141,6 +141,11 @@ def letterbox(frame: np.ndarray, size: int = 256, trim: bool = False,
     else:
         sw = sh = size
     canvas = np.zeros((sh, sw, 3), np.uint8)
+    if w >= 2 * nw and h >= 2 * nh:
+        # INTER_AREA at a non-integer factor (640 -> 256: 2.5) takes OpenCV's slow general path,
+        # 1.0 ms of a 3.3 ms find; linear to twice the size, then area's fast 2x2 means, is 0.4 ms
+        # and within 0.16 grey levels of it on average (the same dice read, see the finder card)
+        frame = cv2.resize(frame, (2 * nw, 2 * nh), interpolation=cv2.INTER_LINEAR)
     canvas[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
     return canvas, scale
 
