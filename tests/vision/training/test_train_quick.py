@@ -42,3 +42,18 @@ def test_quick_training_exports_networks_cv2_can_run(tmp_path):
 
     metrics = json.loads((tmp_path / "face" / "metrics.json").read_text())
     assert metrics["quick"] is True and "byler-d6" in metrics["validation"]
+
+
+def test_a_left_out_set_is_not_trained_on_and_is_validated_whole(tmp_path):
+    root = find_dice_root()
+    if not (root / "rune55-trays" / "boxes.csv").exists():
+        pytest.skip(f"no shared dice photos at {root}")
+    train.main(["--quick", "--only", "face", "--leave-out", "rune55-trays", "--out", str(tmp_path),
+                "--dice", str(root), "--threads", "1"])
+
+    metrics = json.loads((tmp_path / "face" / "metrics.json").read_text())
+    assert metrics["left_out"] == ["rune55-trays"]
+    # --quick takes 3 photos a set from each side of the split: the left-out set's 3 training
+    # photos move to validation, so 2 sets train (6 photos) and 12 validate
+    assert metrics["train_photos"] == 6 and metrics["validation_photos"] == 12
+    assert metrics["validation"]["rune55-trays"]["dice"] > 0
