@@ -336,7 +336,7 @@ def hard_negatives(detect, photos: list[data.Photo]) -> list[data.Scene]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one short epoch on a few photos")
-    ap.add_argument("--out", type=Path, default=OUT, help="folder for face/ and finder/ (default: vision/models)")
+    ap.add_argument("--out", type=Path, default=None, help="folder for face/ and finder/ (default: vision/models, the shipped files)")
     ap.add_argument("--dice", type=Path, default=None, help="the shared photo sets (default: ../shared/dice)")
     ap.add_argument("--threads", type=int, default=THREADS, help=f"torch threads (default {THREADS}; 1 is faster when other jobs share the cores)")
     ap.add_argument("--only", choices=("face", "finder"), help="train one network; the other's file in --out is used and kept")
@@ -344,11 +344,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--leave-out", choices=data.SETS, action="append", default=[], metavar="SET",
                     help="train on none of SET's photos and validate on all of them: how the reader does on a "
                          "kind of dice and camera it never saw (repeatable; for study, not for the shipped files)")
+    ap.add_argument("--seed", type=int, default=SEED, help=f"torch's and numpy's seed (default {SEED}, the shipped files'): "
+                                                           "a second seed tells a change's effect from chance")
     args = ap.parse_args(argv)
-    torch.manual_seed(SEED)
+    if args.out is None:
+        if args.leave_out or args.seed != SEED:
+            ap.error("--leave-out and --seed are for study: give --out a folder of its own, not the shipped vision/models")
+        args.out = OUT
+    torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(args.seed)
     root = args.dice or find_dice_root()
     limit = 3 if args.quick else None
     train_photos = data.load_photos(root, validation=False, limit=limit)
@@ -360,7 +366,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f"; left out of training: {', '.join(args.leave_out)}" if args.leave_out else ""))
     face_path = args.out / "face" / "face.onnx"
     finder_path = args.out / "finder" / "finder.onnx"
-    common = {"seed": SEED, "threads": args.threads, "quick": args.quick, "left_out": args.leave_out, "train_photos": len(train_photos), "validation_photos": len(val_photos)}
+    common = {"seed": args.seed, "threads": args.threads, "quick": args.quick, "left_out": args.leave_out, "train_photos": len(train_photos), "validation_photos": len(val_photos)}
     if args.evaluate:
         metrics = {f"threshold {t}": evaluate(onnx_detector(finder_path, t), onnx_reader(face_path), val_photos) for t in (FINDER_THRESHOLD, 0.5)}
         log(f"pair validation: {json.dumps(metrics)}")

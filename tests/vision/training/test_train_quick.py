@@ -48,12 +48,24 @@ def test_a_left_out_set_is_not_trained_on_and_is_validated_whole(tmp_path):
     root = find_dice_root()
     if not (root / "rune55-trays" / "boxes.csv").exists():
         pytest.skip(f"no shared dice photos at {root}")
-    train.main(["--quick", "--only", "face", "--leave-out", "rune55-trays", "--out", str(tmp_path),
+    train.main(["--quick", "--only", "face", "--leave-out", "rune55-trays", "--seed", "7", "--out", str(tmp_path),
                 "--dice", str(root), "--threads", "1"])
 
     metrics = json.loads((tmp_path / "face" / "metrics.json").read_text())
-    assert metrics["left_out"] == ["rune55-trays"]
+    assert metrics["left_out"] == ["rune55-trays"] and metrics["seed"] == 7
     # --quick takes 3 photos a set from each side of the split: the left-out set's 3 training
     # photos move to validation, so 2 sets train (6 photos) and 12 validate
     assert metrics["train_photos"] == 6 and metrics["validation_photos"] == 12
     assert metrics["validation"]["rune55-trays"]["dice"] > 0
+
+
+@pytest.mark.parametrize("study", [["--leave-out", "rune55-trays"], ["--seed", "7"]])
+def test_a_study_run_must_name_its_own_folder(study, capsys):
+    """Without --out a run writes the shipped vision/models: a study run must not."""
+    shipped = {p: p.stat().st_mtime_ns for p in train.OUT.glob("*/*.onnx")}
+    assert len(shipped) == 2
+    with pytest.raises(SystemExit) as stop:
+        train.main(["--quick", "--only", "face", "--threads", "1", *study])
+    assert stop.value.code == 2
+    assert "--out" in capsys.readouterr().err
+    assert {p: p.stat().st_mtime_ns for p in train.OUT.glob("*/*.onnx")} == shipped
