@@ -55,9 +55,9 @@ def test_accuracy_floor_on_retaken_validation_photos(dice_sets, name, change, ho
 
 
 # drawn trays, 40 a set (bunco bench vision --drawn); measured: red/white, pink/black, black/white and
-# blue/white 1.0 / 1.0 / 0 / 0, mixed
-# 1-8 (1-8 dice a tray, any looks, 215 dice) 0.75 / 0.93 / 0 / 2 (marbled dice with pips of the marble's
-# colours, and crowds; the pip reader on the first four: exact 0.675, 0.675, 0.575, 0.575)
+# blue/white 1.0 / 1.0 / 0 / 0, mixed 1-8 (1-8 dice a tray, any looks, 215 dice) 0.75 / 0.93 / 0 / 2
+# (marbled dice with pips of the marble's colours, and crowds; the pip reader on the first four: exact
+# 0.675, 0.675, 0.575, 0.575)
 DRAWN_FLOORS = {
     "red/white": (0.95, 0.98, 1, 1),
     "pink/black": (0.95, 0.98, 1, 1),
