@@ -50,6 +50,7 @@ class PressButton:
         self._timer: threading.Timer | None = None
         self._generation = 0  # a quiet timer that fires after a newer edge must do nothing
         self._closed = False
+        self._release: threading.Timer | None = None  # a simulated press's or hold's pending let-go
         self.device.when_activated = self._activated
         self.device.when_deactivated = self._deactivated
         self.device.when_held = self._on_held
@@ -95,13 +96,25 @@ class PressButton:
 
     def simulate_press(self) -> None:
         """A short press, returning at once; the release follows after the debounce window."""
+        self._let_go()
         self.simulate_down()
-        self._later(max(2 * self.bounce_s, 0.02) + 0.03, self.simulate_up)
+        self._release = self._later(max(2 * self.bounce_s, 0.02) + 0.03, self.simulate_up)
 
     def simulate_hold(self) -> None:
         """A hold, returning at once; the release follows just after the hold time."""
+        self._let_go()
         self.simulate_down()
-        self._later(self.hold_s + self.bounce_s + 0.15, self.simulate_up)
+        self._release = self._later(self.hold_s + self.bounce_s + 0.15, self.simulate_up)
+
+    def _let_go(self, timeout: float = 5.0) -> None:
+        """Wait for an earlier simulated press or hold to be let go and judged, as a finger must be
+        lifted before it presses again: a press on a button still down is no press. The hold is
+        reported while the button is down, so a caller that acts on it can press again before the
+        release (a table test did, and lost its Bunco press on a fast machine)."""
+        release = self._release
+        if release is not None and release.is_alive() and release is not threading.current_thread():
+            release.join(timeout)
+            self.wait_idle(timeout)
 
     def _mock_pin(self) -> MockPin:
         pin = self.device.pin
@@ -111,13 +124,14 @@ class PressButton:
                 "can be pressed in software")
         return pin
 
-    def _later(self, delay: float, action: Callable[[], None]) -> None:
+    def _later(self, delay: float, action: Callable[[], None]) -> threading.Timer:
         def run() -> None:
             if not self._closed:
                 action()
         timer = threading.Timer(delay, run)
         timer.daemon = True
         timer.start()
+        return timer
 
     # -- edges from gpiozero (its pin thread) ----------------------------------------------------
     def _edge_time(self) -> float:

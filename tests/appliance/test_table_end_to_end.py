@@ -55,10 +55,6 @@ def test_one_table_round_from_camera_to_winner(tmp_path):
                 board.button.simulate_hold()
                 assert unit.drain_inputs(timeout=5.0) == 1
                 assert unit.view().last_roll == readings[0]  # back to the roll before
-                # the hold reports while the button is still down and the release is a timer's;
-                # the next rolls can be read before it lands, and a press on a button still
-                # held is no press: let go first, as a player does
-                assert board.button.device.wait_for_inactive(5.0) and board.button.wait_idle(5.0)
             elif len(readings) == 4:
                 assert readings[-1] == (1, 1, 1), readings  # the Bunco must be read to be called
                 assert [b.kind for b in unit.view().banners][:1] == ["press_bunco"], unit.view().banners

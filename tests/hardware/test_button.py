@@ -139,6 +139,20 @@ def test_simulated_press_and_hold_use_the_same_path(make_board, factory, recorde
     assert [st.state for st in pin.states] == [1, 0, 1, 0, 1]
 
 
+def test_a_simulated_press_right_after_a_hold_is_not_lost(make_board, recorder) -> None:
+    """The hold is reported while the button is down; a press made at once (an undo, then the
+    Bunco) must wait for the hold's let-go, or it drives a pin already low and is no press."""
+    board = make_board()
+    presses, holds = recorder(), recorder()
+    board.button.on_press(presses)
+    board.button.on_hold(holds)
+    board.button.simulate_hold()
+    assert holds.wait(2)
+    board.button.simulate_press()
+    assert presses.wait(2)
+    assert len(presses.calls) == 1 and len(holds.calls) == 1
+
+
 def test_key_down_and_up_stand_ins(make_board, recorder) -> None:
     """A desktop maps key down/up straight to the pin: a long key hold is an undo."""
     board = make_board(button_hold_s=0.1)
