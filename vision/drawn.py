@@ -163,16 +163,34 @@ def _contrasting_pip(rng: np.random.Generator, body: Colour) -> str:
     light = float(np.mean(body)) > 120
     if light:
         return str(rng.choice(["black", "black", "black", "red", "blue", "gold"] if np.mean(body) > 170 else ["black", "white", "gold"]))
-    return str(rng.choice(["white", "white", "white", "gold", "black"] if np.mean(body) > 60 else ["white", "white", "gold", "red"]))
+    return str(rng.choice(["white", "white", "white", "gold", "black", "red"] if np.mean(body) > 60 else ["white", "white", "gold", "red"]))
 
 
 def _luma(c: Colour) -> float:
     return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2]
 
 
+# Pips stand out from the body by lightness or by colour. Red pips on a black or a blue body are
+# hardly lighter than it (luma 52 and 11 apart) but plainly red (CIE Lab distance 80 and 107): such
+# dice are common (smoky, marbled and blue dice with red pips) and were never drawn while luma alone
+# decided
+PIP_LUMA = 70.0
+PIP_DELTA_E = 75.0
+
+
+def _delta_e(a: Colour, b: Colour) -> float:
+    """CIE76 colour distance (L* 0-100) of two BGR colours."""
+    lab = cv2.cvtColor(np.uint8([[a, b]]), cv2.COLOR_BGR2LAB).astype(np.float32) * (100 / 255, 1, 1)
+    return float(np.linalg.norm(lab[0, 0] - lab[0, 1]))
+
+
+def _stands_out(pip: Colour, body: Colour) -> bool:
+    return abs(_luma(pip) - _luma(body)) > PIP_LUMA or _delta_e(pip, body) > PIP_DELTA_E
+
+
 def random_look(rng: np.random.Generator, body: str | None = None, pip: str | None = None) -> DieLook:
-    """A plausible die: named colours when given, else any; pips contrast with the body
-    (a die whose pips cannot be seen is no die anyone buys)."""
+    """A plausible die: named colours when given, else any; pips stand out from the body by
+    lightness or colour (a die whose pips cannot be seen is no die anyone buys)."""
     if body is None:
         if rng.random() < 0.2:
             body_c = tuple(int(v) for v in rng.integers(0, 256, 3))
@@ -184,7 +202,7 @@ def random_look(rng: np.random.Generator, body: str | None = None, pip: str | No
     name = pip
     for _ in range(10):
         name = pip if pip is not None else _contrasting_pip(rng, body_c)
-        if pip is not None or abs(_luma(PIP_COLOURS[name]) - _luma(body_c)) > 70:
+        if pip is not None or _stands_out(PIP_COLOURS[name], body_c):
             break
     else:
         name = "white" if _luma(body_c) < 128 else "black"

@@ -57,6 +57,22 @@ def test_drawn_top_face_shows_its_pips():
         assert len([b for b in blobs if b[cv2.CC_STAT_AREA] > 20]) == value
 
 
+def test_pips_stand_out_by_lightness_or_by_colour():
+    c = drawn.PIP_COLOURS, drawn.BODY_COLOURS
+    assert drawn._stands_out(c[0]["red"], c[1]["black"]) and drawn._stands_out(c[0]["red"], c[1]["blue"])
+    assert drawn._stands_out(c[0]["white"], c[1]["black"])
+    assert not drawn._stands_out(c[0]["blue"], c[1]["black"]) and not drawn._stands_out(c[0]["gold"], c[1]["yellow"])
+
+
+def test_random_looks_include_red_pips_on_dark_bodies():
+    """Smoky, black and blue dice with red pips are common; luma alone once ruled them out."""
+    rng = np.random.default_rng(11)
+    looks = [drawn.random_look(rng) for _ in range(3000)]
+    red_on_dark = [lk for lk in looks if drawn._luma(lk.body) < 100 and lk.pip[2] > 150 and lk.pip[1] < 80]
+    assert 0.02 < len(red_on_dark) / len(looks) < 0.15
+    assert all(abs(drawn._luma(lk.pip) - drawn._luma(lk.body)) > 40 or drawn._delta_e(lk.pip, lk.body) > 55 for lk in looks)
+
+
 def test_compose_tray_is_seeded_and_its_dice_do_not_overlap():
     a, dice_a = drawn.compose_tray(np.random.default_rng(7), 320, 240, count=5, side=(25, 40))
     b, dice_b = drawn.compose_tray(np.random.default_rng(7), 320, 240, count=5, side=(25, 40))
