@@ -112,9 +112,10 @@ class PressButton:
         reported while the button is down, so a caller that acts on it can press again before the
         release (a table test did, and lost its Bunco press on a fast machine)."""
         release = self._release
-        if release is not None and release.is_alive() and release is not threading.current_thread():
-            release.join(timeout)
-            self.wait_idle(timeout)
+        if release is None or release is threading.current_thread():
+            return
+        release.join(timeout)
+        self.wait_idle(timeout)  # a let-go still in its bounce window would swallow the next press
 
     def _mock_pin(self) -> MockPin:
         pin = self.device.pin

@@ -153,6 +153,18 @@ def test_a_simulated_press_right_after_a_hold_is_not_lost(make_board, recorder) 
     assert len(presses.calls) == 1 and len(holds.calls) == 1
 
 
+def test_a_simulated_press_right_after_a_let_go_is_not_lost(make_board, recorder) -> None:
+    """The button is up again but its let-go is still in the bounce window: a press made then must
+    wait for it to be judged, or the debouncer takes up-and-down for contact bounce."""
+    board = make_board()
+    presses = recorder()
+    board.button.on_press(presses)
+    board.button.simulate_press()
+    board.button._release.join(2)  # the let-go has been driven; its bounce window is still open
+    board.button.simulate_press()
+    assert presses.wait(2, n=2)
+
+
 def test_key_down_and_up_stand_ins(make_board, recorder) -> None:
     """A desktop maps key down/up straight to the pin: a long key hold is an undo."""
     board = make_board(button_hold_s=0.1)
