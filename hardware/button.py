@@ -95,13 +95,14 @@ class PressButton:
         self._mock_pin().drive_high()
 
     def simulate_press(self) -> None:
-        """A short press, returning at once; the release follows after the debounce window."""
+        """A short press; the release follows after the debounce window. Returns at once, unless an
+        earlier simulated press or hold is still to be let go (see _let_go)."""
         self._let_go()
         self.simulate_down()
         self._release = self._later(max(2 * self.bounce_s, 0.02) + 0.03, self.simulate_up)
 
     def simulate_hold(self) -> None:
-        """A hold, returning at once; the release follows just after the hold time."""
+        """A hold; the release follows just after the hold time. Returns at once, as simulate_press."""
         self._let_go()
         self.simulate_down()
         self._release = self._later(self.hold_s + self.bounce_s + 0.15, self.simulate_up)
