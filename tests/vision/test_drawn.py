@@ -58,10 +58,10 @@ def test_drawn_top_face_shows_its_pips():
 
 
 def test_pips_stand_out_by_lightness_or_by_colour():
-    c = drawn.PIP_COLOURS, drawn.BODY_COLOURS
-    assert drawn._stands_out(c[0]["red"], c[1]["black"]) and drawn._stands_out(c[0]["red"], c[1]["blue"])
-    assert drawn._stands_out(c[0]["white"], c[1]["black"])
-    assert not drawn._stands_out(c[0]["blue"], c[1]["black"]) and not drawn._stands_out(c[0]["gold"], c[1]["yellow"])
+    pip, body = drawn.PIP_COLOURS, drawn.BODY_COLOURS
+    assert drawn._stands_out(pip["red"], body["black"]) and drawn._stands_out(pip["red"], body["blue"])
+    assert drawn._stands_out(pip["white"], body["black"])
+    assert not drawn._stands_out(pip["blue"], body["black"]) and not drawn._stands_out(pip["gold"], body["yellow"])
 
 
 def test_random_looks_include_red_pips_on_dark_bodies():
