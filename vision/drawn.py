@@ -471,6 +471,48 @@ def random_pose(rng: np.random.Generator, value: int, xc: float, yc: float, side
     return Pose(value, xc, yc, side, float(rng.uniform(0, 360)), tilt, float(rng.uniform(0, 360)), float(rng.uniform(0, 0.25)))
 
 
+Footprint = tuple[tuple[float, float], tuple[float, float], float]  # cv2.RotatedRect: centre, size, degrees
+
+
+def _footprint(pose: Pose) -> Footprint:
+    """The square a die covers on the table as seen from above: its top face, enlarged as
+    perspective enlarges it (a tilted die's side faces may lean over a neighbour, as real ones do)."""
+    side = pose.side / (1.0 - pose.perspective * 0.25)
+    return ((pose.xc, pose.yc), (side, side), pose.yaw)
+
+
+def _overlaps(a: Footprint, b: Footprint) -> bool:
+    return cv2.rotatedRectangleIntersection(a, b)[0] != cv2.INTERSECT_NONE
+
+
+def _against(rng: np.random.Generator, footprints: list[Footprint], side: float, width: int, height: int) -> Pose | None:
+    """A pose for a die of `side` lying against one of the dice at `footprints` (0-6 % of a side
+    apart), overlapping none and inside the frame; half the time turned like its neighbour, as
+    dice pushed together square up. Lying in a cluster, it is tilted at most 10 degrees. None when
+    20 tries find no room."""
+    for _ in range(20):
+        anchor = footprints[int(rng.integers(len(footprints)))]
+        (ax, ay), (aside, _), ayaw = anchor
+        pose = random_pose(rng, int(rng.integers(1, 7)), ax, ay, side)
+        yaw = ayaw + float(rng.uniform(-8, 8)) if rng.random() < 0.5 else pose.yaw
+        a = float(rng.uniform(0, 2 * math.pi))
+        ux, uy = math.cos(a), math.sin(a)
+        near, far = 0.0, (side + aside) * 0.75  # far: beyond the two squares' circumscribed radii
+        pose = Pose(pose.value, ax, ay, side, yaw, min(pose.tilt, 10.0), pose.tilt_dir, pose.perspective)
+        for _ in range(12):  # the nearest distance along (ux, uy) at which the two squares part
+            mid = (near + far) / 2
+            if _overlaps(_footprint(Pose(pose.value, ax + mid * ux, ay + mid * uy, side, yaw, 0, 0, pose.perspective)), anchor):
+                near = mid
+            else:
+                far = mid
+        d = far + side * float(rng.uniform(0.0, 0.06))
+        x, y = ax + d * ux, ay + d * uy
+        pose = Pose(pose.value, x, y, side, yaw, pose.tilt, pose.tilt_dir, pose.perspective)
+        if 0.6 * side < x < width - 0.6 * side and 0.6 * side < y < height - 0.6 * side and not any(_overlaps(_footprint(pose), f) for f in footprints):
+            return pose
+    return None
+
+
 def compose_tray(
     rng: np.random.Generator,
     width: int = 640,
@@ -480,11 +522,14 @@ def compose_tray(
     looks: list[DieLook] | None = None,
     kind: str | None = None,
     camera: bool = True,
+    touching: float = 0.0,
 ) -> tuple[np.ndarray, list[DrawnDie]]:
-    """A whole tray frame with `count` dice (1-8 when None), none overlapping, some touching.
+    """A whole tray frame with `count` dice (1-8 when None), none overlapping.
 
-    Returns the frame (BGR uint8) and each die's value and box in pixels. One die size for the
-    frame (dice of one set), varied 15 % die to die as perspective and sets do.
+    `touching` is the chance that a die (after the first) lies against an earlier one, as dice
+    do that roll into a tray's corner or a tower's cup: the finder must split such a cluster into
+    its dice. Returns the frame (BGR uint8) and each die's value and box in pixels. One die size
+    for the frame (dice of one set), varied 15 % die to die as perspective and sets do.
     """
     count = int(rng.integers(1, 9)) if count is None else count
     frame = background(rng, height, width, kind)
@@ -492,19 +537,27 @@ def compose_tray(
     base = min(base, 0.9 * min(width, height) / max(1.0, math.sqrt(count) * 1.6))
     shared_look = random_look(rng) if rng.random() < 0.5 else None
     placed: list[tuple[float, float, float]] = []
+    footprints: list[Footprint] = []
     dice: list[DrawnDie] = []
     for i in range(count):
         s = base * float(rng.uniform(0.88, 1.12))
-        for _ in range(60):
-            x = float(rng.uniform(0.6 * s, width - 0.6 * s))
-            y = float(rng.uniform(0.6 * s, height - 0.6 * s))
-            if all(math.hypot(x - px, y - py) >= (s + ps) / 2 * float(rng.uniform(1.05, 1.5)) for px, py, ps in placed):
-                break
-        else:
-            continue
-        placed.append((x, y, s))
+        pose = None
+        if touching > 0 and footprints and rng.random() < touching:
+            pose = _against(rng, footprints, s, width, height)
+        if pose is None:
+            for _ in range(60):
+                x = float(rng.uniform(0.6 * s, width - 0.6 * s))
+                y = float(rng.uniform(0.6 * s, height - 0.6 * s))
+                if all(math.hypot(x - px, y - py) >= (s + ps) / 2 * float(rng.uniform(1.05, 1.5)) for px, py, ps in placed):
+                    break
+            else:
+                continue
         look = looks[i % len(looks)] if looks else (shared_look or random_look(rng))
-        pose = random_pose(rng, int(rng.integers(1, 7)), x, y, s)
+        if pose is None:
+            pose = random_pose(rng, int(rng.integers(1, 7)), x, y, s)
+        placed.append((pose.xc, pose.yc, s))
+        if touching > 0:
+            footprints.append(_footprint(pose))
         dice.append(draw_die(frame, look, pose, rng, shadow=float(rng.uniform(0.1, 0.6)), glare=float(rng.uniform(0, 0.5)) if rng.random() < 0.4 else 0.0))
     if camera:
         frame = finish(frame, rng)

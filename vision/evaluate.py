@@ -219,22 +219,32 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
                       reading.ms, True, wrong, len(reading.unreadable))
 
 
-# The drawn validation sets: dice of colours the shared photo sets lack (body, pips as vision.drawn names
-# them), three a tray; and "mixed 1-8": 1-8 dice a tray in any looks (one shared look half the time,
-# as vision.drawn.compose_tray draws them), the crowd a dice tower's camera or a busy tray shows.
-DRAWN_SETS: dict[str, tuple[tuple[str, str] | None, int | None]] = {
-    "red/white": (("red", "white"), 3), "pink/black": (("pink", "black"), 3),
-    "black/white": (("black", "white"), 3), "blue/white": (("blue", "white"), 3),
-    "mixed 1-8": (None, None),
+@dataclass(frozen=True)
+class DrawnSet:
+    """A kind of drawn validation tray: the dice's look (body, pips as vision.drawn names them; None:
+    any looks, one shared look half the time, as vision.drawn.compose_tray draws them), how many
+    a tray (None: 1-8), and the chance a die lies against an earlier one."""
+
+    look: tuple[str, str] | None
+    dice: int | None
+    touching: float = 0.0
+
+
+# The drawn validation sets: dice of colours the shared photo sets lack, three a tray; "mixed 1-8",
+# the crowd a dice tower's camera or a busy tray shows; and "touching 3", three dice pushed
+# together, as they often come to rest in a small tray.
+DRAWN_SETS: dict[str, DrawnSet] = {
+    "red/white": DrawnSet(("red", "white"), 3), "pink/black": DrawnSet(("pink", "black"), 3),
+    "black/white": DrawnSet(("black", "white"), 3), "blue/white": DrawnSet(("blue", "white"), 3),
+    "mixed 1-8": DrawnSet(None, None), "touching 3": DrawnSet(None, 3, touching=1.0),
 }
 
 
-def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str] | None, frames: int = 40, *,
-                   dice: int | None = 3, size: tuple[int, int] = (640, 480), seed: int = 0,
+def evaluate_drawn(read: Callable[..., FrameReading], kind: DrawnSet, frames: int = 40, *,
+                   size: tuple[int, int] = (640, 480), seed: int = 0,
                    change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:
-    """Read `frames` trays drawn by vision.drawn, each with `dice` dice of one look (body, pips), and
-    score them like a labelled photo set (every drawn die's box is its label). look None: any looks;
-    dice None: 1-8 a tray. `change(frame)` is applied to each tray before it is read (vision.retake;
+    """Read `frames` trays of a `kind` drawn by vision.drawn and score them like a labelled photo
+    set (every drawn die's box is its label). `change(frame)` is applied to each tray before it is read (vision.retake;
     a change that scales the frame scales its boxes with it, as they are kept in fractions of the
     frame).
 
@@ -249,8 +259,9 @@ def evaluate_drawn(read: Callable[..., FrameReading], look: tuple[str, str] | No
     score = SetScore()
     w, h = size
     for i in range(frames):
-        frame, drawn = compose_tray(rng, w, h, count=dice, side=(24.0, 90.0),
-                                    looks=None if look is None else [random_look(rng, *look)], kind=None)
+        frame, drawn = compose_tray(rng, w, h, count=kind.dice, side=(24.0, 90.0),
+                                    looks=None if kind.look is None else [random_look(rng, *kind.look)], kind=None,
+                                    touching=kind.touching)
         boxes = tuple((d.value, d.xc / w, d.yc / h, d.w / w, d.h / h) for d in drawn)
         image = LabelledImage(f"drawn_{i}", Path(f"drawn_{i}"), tuple(sorted(d.value for d in drawn)), boxes)
         if change is not None:

@@ -17,8 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a set folder laid out like shared/dice/<set>/ (or --drawn)")
     parser.add_argument("--drawn", action="store_true",
                         help="instead of photos, 640x480 trays drawn by vision.drawn: three dice of a colour "
-                             "the photo sets lack (red/white, pink/black, black/white, blue/white), and 1-8 dice "
-                             "of any looks (mixed 1-8): one result each (and each --change)")
+                             "the photo sets lack (red/white, pink/black, black/white, blue/white), 1-8 dice "
+                             "of any looks (mixed 1-8), three dice lying against each other (touching 3): "
+                             "one result each (and each --change)")
     parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a set (default 40)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--split", choices=("all", "val", "train"), default="all",
@@ -104,9 +105,9 @@ def _drawn(args: argparse.Namespace, read_frame, changes: list[str]) -> int:
         raise UserError(f"--frames must be at least 1, not {args.frames}")
     results = {}
     for change in changes:
-        for name, (look, dice) in DRAWN_SETS.items():
+        for name, kind in DRAWN_SETS.items():
             key = name if len(changes) == 1 else f"{name} {change}"
-            result = evaluate_drawn(read_frame, look, args.frames, dice=dice, change=CHANGES[change]).as_dict()
+            result = evaluate_drawn(read_frame, kind, args.frames, change=CHANGES[change]).as_dict()
             if change != "none":
                 result["change"] = change
             results[key] = result

@@ -71,5 +71,4 @@ DRAWN_FLOORS = {
 @pytest.mark.parametrize("name", sorted(DRAWN_FLOORS))
 def test_accuracy_floor_on_drawn_dice(name, holds):
     cv2.setNumThreads(1)
-    look, dice = DRAWN_SETS[name]
-    holds(evaluate_drawn(read_frame, look, 40, dice=dice), DRAWN_FLOORS[name])
+    holds(evaluate_drawn(read_frame, DRAWN_SETS[name], 40), DRAWN_FLOORS[name])

@@ -84,6 +84,24 @@ def test_compose_tray_is_seeded_and_its_dice_do_not_overlap():
             assert np.hypot(d.xc - e.xc, d.yc - e.yc) > 0.5 * (min(d.w, d.h) + min(e.w, e.h))
 
 
+def _nearest(dice) -> list[float]:
+    return [min(np.hypot(d.xc - e.xc, d.yc - e.yc) for e in dice if e is not d) for d in dice]
+
+
+def test_compose_tray_can_lay_dice_against_each_other_without_overlap():
+    # dice of side 30 +- 12 %: two squares that do not overlap have centres at least a side apart (their
+    # inscribed circles are apart); two that touch, at most half their diagonals apart (+ a 6 % gap)
+    touching, apart = [], []
+    for seed in range(8):
+        frame, dice = drawn.compose_tray(np.random.default_rng(seed), 320, 240, count=4, side=(30, 30), touching=1.0)
+        assert len(dice) == 4 and frame.shape == (240, 320, 3)
+        touching += _nearest(dice)
+        apart += _nearest(drawn.compose_tray(np.random.default_rng(seed), 320, 240, count=4, side=(30, 30))[1])
+    assert min(touching) >= 0.88 * 30
+    assert max(touching) <= 1.12 * 30 * 2**0.5 * 1.06
+    assert max(apart) > 1.12 * 30 * 2**0.5 * 1.06  # spread dice: the bound above would fail
+
+
 def test_letterbox_scales_the_longer_side_and_pads_with_zeros_bottom_right():
     frame = np.full((480, 640, 3), 90, np.uint8)
     canvas, scale = drawn.letterbox(frame)
