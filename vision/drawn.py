@@ -188,16 +188,17 @@ def _stands_out(pip: Colour, body: Colour) -> bool:
     return abs(_luma(pip) - _luma(body)) > PIP_LUMA or _delta_e(pip, body) > PIP_DELTA_E
 
 
-def random_look(rng: np.random.Generator, body: str | None = None, pip: str | None = None) -> DieLook:
-    """A plausible die: named colours when given, else any; pips stand out from the body by
-    lightness or colour (a die whose pips cannot be seen is no die anyone buys)."""
+def random_look(rng: np.random.Generator, body: str | Colour | None = None, pip: str | None = None) -> DieLook:
+    """A plausible die: the body colour (a name or BGR) and pip colour when given, else any; pips
+    stand out from the body by lightness or colour (a die whose pips cannot be seen is no die
+    anyone buys)."""
     if body is None:
         if rng.random() < 0.2:
             body_c = tuple(int(v) for v in rng.integers(0, 256, 3))
         else:
             body_c = BODY_COLOURS[str(rng.choice(list(BODY_COLOURS)))]
     else:
-        body_c = BODY_COLOURS[body]
+        body_c = BODY_COLOURS[body] if isinstance(body, str) else body
     body_c = _jitter(rng, body_c, 12)
     name = pip
     for _ in range(10):
@@ -523,12 +524,15 @@ def compose_tray(
     kind: str | None = None,
     camera: bool = True,
     touching: float = 0.0,
+    camouflage: float = 0.0,
 ) -> tuple[np.ndarray, list[DrawnDie]]:
     """A whole tray frame with `count` dice (1-8 when None), none overlapping.
 
     `touching` is the chance that a die (after the first) lies against an earlier one, as dice
     do that roll into a tray's corner or a tower's cup: the finder must split such a cluster into
-    its dice. Returns the frame (BGR uint8) and each die's value and box in pixels. One die size
+    its dice. `camouflage` is the chance that the dice (when `looks` is not given) share a body
+    of the surface's own colour, as black dice in a black felt box or white dice on white paper: a
+    die is then told by its edges, shading and pips, not its colour. Returns the frame (BGR uint8) and each die's value and box in pixels. One die size
     for the frame (dice of one set), varied 15 % die to die as perspective and sets do.
     """
     count = int(rng.integers(1, 9)) if count is None else count
@@ -536,6 +540,8 @@ def compose_tray(
     base = float(rng.uniform(*side))
     base = min(base, 0.9 * min(width, height) / max(1.0, math.sqrt(count) * 1.6))
     shared_look = random_look(rng) if rng.random() < 0.5 else None
+    if camouflage > 0 and not looks and rng.random() < camouflage:
+        shared_look = random_look(rng, tuple(int(v) for v in np.median(frame.reshape(-1, 3), axis=0)))
     placed: list[tuple[float, float, float]] = []
     footprints: list[Footprint] = []
     dice: list[DrawnDie] = []

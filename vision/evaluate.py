@@ -223,20 +223,24 @@ def score_image(image: LabelledImage, reading: FrameReading, width: int, height:
 class DrawnSet:
     """A kind of drawn validation tray: the dice's look (body, pips as vision.drawn names them; None:
     any looks, one shared look half the time, as vision.drawn.compose_tray draws them), how many
-    a tray (None: 1-8), and the chance a die lies against an earlier one."""
+    a tray (None: 1-8), the chance a die lies against an earlier one, and the chance the tray's
+    dice are of the surface's own colour (vision.drawn.compose_tray)."""
 
     look: tuple[str, str] | None
     dice: int | None
     touching: float = 0.0
+    camouflage: float = 0.0
 
 
 # The drawn validation sets: dice of colours the shared photo sets lack, three a tray; "mixed 1-8",
-# the crowd a dice tower's camera or a busy tray shows; and "touching 3", three dice pushed
-# together, as they often come to rest in a small tray.
+# the crowd a dice tower's camera or a busy tray shows; "touching 3", three dice pushed together,
+# as they often come to rest in a small tray; and "camouflage 3", three dice of the surface's own
+# colour (black dice in a black felt box, white dice on white paper).
 DRAWN_SETS: dict[str, DrawnSet] = {
     "red/white": DrawnSet(("red", "white"), 3), "pink/black": DrawnSet(("pink", "black"), 3),
     "black/white": DrawnSet(("black", "white"), 3), "blue/white": DrawnSet(("blue", "white"), 3),
     "mixed 1-8": DrawnSet(None, None), "touching 3": DrawnSet(None, 3, touching=1.0),
+    "camouflage 3": DrawnSet(None, 3, camouflage=1.0),
 }
 
 
@@ -261,7 +265,7 @@ def evaluate_drawn(read: Callable[..., FrameReading], kind: DrawnSet, frames: in
     for i in range(frames):
         frame, drawn = compose_tray(rng, w, h, count=kind.dice, side=(24.0, 90.0),
                                     looks=None if kind.look is None else [random_look(rng, *kind.look)], kind=None,
-                                    touching=kind.touching)
+                                    touching=kind.touching, camouflage=kind.camouflage)
         boxes = tuple((d.value, d.xc / w, d.yc / h, d.w / w, d.h / h) for d in drawn)
         image = LabelledImage(f"drawn_{i}", Path(f"drawn_{i}"), tuple(sorted(d.value for d in drawn)), boxes)
         if change is not None:

@@ -18,8 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--drawn", action="store_true",
                         help="instead of photos, 640x480 trays drawn by vision.drawn: three dice of a colour "
                              "the photo sets lack (red/white, pink/black, black/white, blue/white), 1-8 dice "
-                             "of any looks (mixed 1-8), three dice lying against each other (touching 3): "
-                             "one result each (and each --change)")
+                             "of any looks (mixed 1-8), three dice lying against each other (touching 3), "
+                             "three dice of the surface's colour (camouflage 3): one result each (and each --change)")
     parser.add_argument("--frames", type=int, default=40, metavar="N", help="--drawn: trays a set (default 40)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--split", choices=("all", "val", "train"), default="all",

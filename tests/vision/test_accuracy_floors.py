@@ -58,13 +58,16 @@ def test_accuracy_floor_on_retaken_validation_photos(dice_sets, name, change, ho
 # drawn trays, 40 a set (bunco bench vision --drawn); measured: red/white 0.95 / 0.983 / 0 / 0 (one tray a
 # re-roll), pink/black, black/white and blue/white 1.0 / 1.0 / 0 / 0, mixed 1-8 (1-8 dice a tray, any
 # looks, 170 dice) 0.8 / 0.941 / 0 / 0 (marbled dice with pips of the marble's colours, and crowds; the
-# pip reader on the first four: exact 0.675, 0.675, 0.575, 0.575)
+# pip reader on the first four: exact 0.675, 0.675, 0.575, 0.575); touching 3 (three dice pushed together)
+# 0.85 / 0.933 / 0 / 1, camouflage 3 (dice of the surface's colour) 0.85 / 0.942 / 0 / 0
 DRAWN_FLOORS = {
     "red/white": (0.92, 0.97, 1, 1),
     "pink/black": (0.95, 0.98, 1, 1),
     "black/white": (0.95, 0.98, 1, 1),
     "blue/white": (0.95, 0.98, 1, 1),
     "mixed 1-8": (0.7, 0.92, 2, 4),
+    "touching 3": (0.8, 0.9, 1, 3),
+    "camouflage 3": (0.8, 0.9, 1, 2),
 }
 
 

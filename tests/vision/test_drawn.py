@@ -102,6 +102,23 @@ def test_compose_tray_can_lay_dice_against_each_other_without_overlap():
     assert max(apart) > 1.12 * 30 * 2**0.5 * 1.06  # spread dice: the bound above would fail
 
 
+def test_compose_tray_can_draw_dice_of_the_surface_colour():
+    # the dice's top face takes the surface's median colour (jittered); without camouflage, it rarely does
+    def body_gap(camouflage: float) -> list[float]:
+        gaps = []
+        for seed in range(12):
+            frame, dice = drawn.compose_tray(np.random.default_rng(seed), 320, 240, count=2, side=(40, 40),
+                                             kind="paper", camera=False, camouflage=camouflage)
+            surface = np.median(frame.reshape(-1, 3), axis=0)
+            for d in dice:  # a ring between the pips and the edge: the body, not a pip
+                x, y, r = int(d.xc), int(d.yc), int(0.12 * min(d.w, d.h))
+                body = np.median(frame[y - r : y + r, x - 2 * r : x - r].reshape(-1, 3), axis=0)
+                gaps.append(float(np.abs(body - surface).max()))
+        return gaps
+    assert np.median(body_gap(1.0)) < 35  # measured 27
+    assert np.median(body_gap(0.0)) > 90  # measured 176
+
+
 def test_letterbox_scales_the_longer_side_and_pads_with_zeros_bottom_right():
     frame = np.full((480, 640, 3), 90, np.uint8)
     canvas, scale = drawn.letterbox(frame)

@@ -10,8 +10,9 @@ from appliance.cli import main
 
 # dice_sets: the shared photo sets (tests/vision/conftest.py)
 
-# bench vision --drawn's sets: three dice of a colour a tray, 1-8 dice in any looks, three touching dice
-THREE_DICE = ("red/white", "pink/black", "black/white", "blue/white", "touching 3")
+# bench vision --drawn's sets: three dice of a colour a tray, 1-8 dice in any looks, three touching
+# dice, three dice of the surface's colour
+THREE_DICE = ("red/white", "pink/black", "black/white", "blue/white", "touching 3", "camouflage 3")
 DRAWN = {*THREE_DICE, "mixed 1-8"}
 
 
