@@ -532,8 +532,10 @@ def compose_tray(
     do that roll into a tray's corner or a tower's cup: the finder must split such a cluster into
     its dice. `camouflage` is the chance that the dice (when `looks` is not given) share a body
     of the surface's own colour, as black dice in a black felt box or white dice on white paper: a
-    die is then told by its edges, shading and pips, not its colour. Returns the frame (BGR uint8) and each die's value and box in pixels. One die size
-    for the frame (dice of one set), varied 15 % die to die as perspective and sets do.
+    die is then told by its edges, shading and pips, not its colour.
+
+    Returns the frame (BGR uint8) and each die's value and box in pixels. One die size for the
+    frame (dice of one set), varied 15 % die to die as perspective and sets do.
     """
     count = int(rng.integers(1, 9)) if count is None else count
     frame = background(rng, height, width, kind)

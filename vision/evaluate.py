@@ -248,9 +248,9 @@ def evaluate_drawn(read: Callable[..., FrameReading], kind: DrawnSet, frames: in
                    size: tuple[int, int] = (640, 480), seed: int = 0,
                    change: Callable[[np.ndarray], np.ndarray] | None = None) -> SetScore:
     """Read `frames` trays of a `kind` drawn by vision.drawn and score them like a labelled photo
-    set (every drawn die's box is its label). `change(frame)` is applied to each tray before it is read (vision.retake;
-    a change that scales the frame scales its boxes with it, as they are kept in fractions of the
-    frame).
+    set (every drawn die's box is its label). `change(frame)` is applied to each tray before it is
+    read (vision.retake; a change that scales the frame scales its boxes with it, as they are kept
+    in fractions of the frame).
 
     The seed fixes every frame, so two readers (or two runs) see the same trays; the seed is not
     one training draws from (vision/training uses its own), so these trays are validation.
