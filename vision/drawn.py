@@ -17,7 +17,7 @@ way each network's input is made, shared by training and run time so both see th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -495,20 +495,19 @@ def _against(rng: np.random.Generator, footprints: list[Footprint], side: float,
         anchor = footprints[int(rng.integers(len(footprints)))]
         (ax, ay), (aside, _), ayaw = anchor
         pose = random_pose(rng, int(rng.integers(1, 7)), ax, ay, side)
-        yaw = ayaw + float(rng.uniform(-8, 8)) if rng.random() < 0.5 else pose.yaw
+        pose = replace(pose, yaw=ayaw + float(rng.uniform(-8, 8)) if rng.random() < 0.5 else pose.yaw, tilt=min(pose.tilt, 10.0))
         a = float(rng.uniform(0, 2 * math.pi))
         ux, uy = math.cos(a), math.sin(a)
         near, far = 0.0, (side + aside) * 0.75  # far: beyond the two squares' circumscribed radii
-        pose = Pose(pose.value, ax, ay, side, yaw, min(pose.tilt, 10.0), pose.tilt_dir, pose.perspective)
         for _ in range(12):  # the nearest distance along (ux, uy) at which the two squares part
             mid = (near + far) / 2
-            if _overlaps(_footprint(Pose(pose.value, ax + mid * ux, ay + mid * uy, side, yaw, 0, 0, pose.perspective)), anchor):
+            if _overlaps(_footprint(replace(pose, xc=ax + mid * ux, yc=ay + mid * uy)), anchor):
                 near = mid
             else:
                 far = mid
         d = far + side * float(rng.uniform(0.0, 0.06))
         x, y = ax + d * ux, ay + d * uy
-        pose = Pose(pose.value, x, y, side, yaw, pose.tilt, pose.tilt_dir, pose.perspective)
+        pose = replace(pose, xc=x, yc=y)
         if 0.6 * side < x < width - 0.6 * side and 0.6 * side < y < height - 0.6 * side and not any(_overlaps(_footprint(pose), f) for f in footprints):
             return pose
     return None
@@ -564,8 +563,7 @@ def compose_tray(
         if pose is None:
             pose = random_pose(rng, int(rng.integers(1, 7)), x, y, s)
         placed.append((pose.xc, pose.yc, s))
-        if touching > 0:
-            footprints.append(_footprint(pose))
+        footprints.append(_footprint(pose))
         dice.append(draw_die(frame, look, pose, rng, shadow=float(rng.uniform(0.1, 0.6)), glare=float(rng.uniform(0, 0.5)) if rng.random() < 0.4 else 0.0))
     if camera:
         frame = finish(frame, rng)
