@@ -402,7 +402,7 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
 # reader never shown them counts a smoky 2 as a 4 (session 30: the byler-d6 dice that a network
 # trained without byler-d6 misses are mostly smoky and marbled dice with red pips).
 GHOST_DEPTH = 1 / 1.5  # a point inside looks this much shallower (refraction, index ~1.5)
-GHOST_RIM = 0.8  # side faces' pips look pulled in toward the centre by the rim's lens
+GHOST_RIM = 0.9  # side faces' pips look pulled in toward the centre by the rim's lens
 GHOST_BOTTOM = 0.6  # the bottom face shows through more body than the sides: this much fainter
 _BOTTOM = (np.array([0, 0, -1.0]), np.array([1, 0, 0.0]), np.array([0, -1, 0.0]))
 
@@ -436,8 +436,8 @@ def _ghost_pips(patch: np.ndarray, look: DieLook, pose: Pose, rot: np.ndarray, v
             pts16 = np.round(np.array(ring) * 16).astype(np.int32)
             cv2.fillConvexPoly(layers[layer], pts16, 1.0, cv2.LINE_AA, shift=4)
             # an edge-on pip still shows as a blob: pips are holes with depth, and the rim spreads them
-            cv2.polylines(layers[layer], [pts16], True, 1.0, max(1, round(0.6 * r * s)), cv2.LINE_AA, shift=4)
-    sigma = max(0.5, 0.03 * s)
+            cv2.polylines(layers[layer], [pts16], True, 1.0, max(1, round(0.4 * r * s)), cv2.LINE_AA, shift=4)
+    sigma = max(0.5, 0.02 * s)
     ghost = (cv2.GaussianBlur(layers[1.0], (0, 0), sigma) + GHOST_BOTTOM * cv2.GaussianBlur(layers[GHOST_BOTTOM], (0, 0), sigma))
     ghost = (ghost.clip(0, 1) * where * strength)[..., None]
     tint = 0.65 * np.array(look.pip, np.float32) + 0.35 * np.array(look.body, np.float32)
