@@ -307,6 +307,13 @@ def _side_values(rng: np.random.Generator, top: int) -> list[int]:
     return order
 
 
+def _project(pose: Pose, rot: np.ndarray, p: np.ndarray) -> tuple[float, float]:
+    """Where point p of the unit die (its centre at 0, +z toward the camera) lands in the frame."""
+    c = rot @ p
+    k = 1.0 / (1.0 - pose.perspective * c[2] * 0.5)
+    return pose.xc + c[0] * pose.side * k, pose.yc + c[1] * pose.side * k
+
+
 def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Generator, shadow: float = 0.4, glare: float = 0.0) -> DrawnDie:
     """Draw one die into `frame` (BGR uint8, in place) and return its value and box.
 
@@ -320,11 +327,7 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
         n = rot @ normal
         if n[2] <= 0.03:
             continue
-        corners3 = [rot @ (normal * 0.5 + ax * sx * 0.5 + ay * sy * 0.5) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        pts = []
-        for c in corners3:
-            k = 1.0 / (1.0 - pose.perspective * c[2] * 0.5)
-            pts.append((pose.xc + c[0] * s * k, pose.yc + c[1] * s * k))
+        pts = [_project(pose, rot, normal * 0.5 + ax * sx * 0.5 + ay * sy * 0.5) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         faces.append((n[2], value, np.array(pts, np.float32)))
     faces.sort(key=lambda f: f[0])
     allpts = np.concatenate([f[2] for f in faces])
@@ -413,32 +416,26 @@ def _ghost_pips(patch: np.ndarray, look: DieLook, pose: Pose, rot: np.ndarray, v
     `where` allows (its silhouette less the visible pips). No randomness: the look's opacity
     decides how plain they are, so a tray without translucent dice is drawn as before."""
     s = pose.side
-    strength = min(0.9, 2.5 * (1 - look.opacity))
-    layers = {1.0: np.zeros(where.shape, np.float32), GHOST_BOTTOM: np.zeros(where.shape, np.float32)}
-    hidden = [(face, v, 1.0) for face, v in zip(_FACES[1:], values[1:], strict=True) if (rot @ face[0])[2] <= 0.03]
-    hidden.append((_BOTTOM, 7 - values[0], GHOST_BOTTOM))
-    apparent = np.array([1.0, 1.0, GHOST_DEPTH])
-
-    def project(p: np.ndarray) -> np.ndarray:
-        c = rot @ p
-        k = 1.0 / (1.0 - pose.perspective * c[2] * 0.5)
-        return np.array([pose.xc + c[0] * s * k, pose.yc + c[1] * s * k]) - off
-
+    sides, bottom = np.zeros(where.shape, np.float32), np.zeros(where.shape, np.float32)
+    hidden = [(face, v, sides) for face, v in zip(_FACES[1:], values[1:], strict=True) if (rot @ face[0])[2] <= 0.03]
+    hidden.append((_BOTTOM, 7 - values[0], bottom))
     r = look.pip_size
     for (normal, ax, ay), value, layer in hidden:
-        pull = np.array([GHOST_RIM, GHOST_RIM, 1.0]) if normal[2] == 0 else np.ones(3)
+        # where each point inside looks to be: shallower, and a side's pulled in by the rim
+        seen = np.array([GHOST_RIM, GHOST_RIM, GHOST_DEPTH]) if normal[2] == 0 else np.array([1.0, 1.0, GHOST_DEPTH])
         for px, py in PIP_LAYOUTS[value]:
-            p = (normal * 0.5 + ax * px * look.pip_spread + ay * py * look.pip_spread) * pull * apparent
-            c = project(p)
-            u = project(p + ax * r * pull * apparent) - c
-            v = project(p + ay * r * pull * apparent) - c
-            ring = [c + u * math.cos(a) + v * math.sin(a) for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
+            p = (normal * 0.5 + ax * px * look.pip_spread + ay * py * look.pip_spread) * seen
+            c = np.array(_project(pose, rot, p))
+            u = np.array(_project(pose, rot, p + ax * r * seen)) - c
+            v = np.array(_project(pose, rot, p + ay * r * seen)) - c
+            ring = [c - off + u * math.cos(a) + v * math.sin(a) for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
             pts16 = np.round(np.array(ring) * 16).astype(np.int32)
-            cv2.fillConvexPoly(layers[layer], pts16, 1.0, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(layer, pts16, 1.0, cv2.LINE_AA, shift=4)
             # an edge-on pip still shows as a blob: pips are holes with depth, and the rim spreads them
-            cv2.polylines(layers[layer], [pts16], True, 1.0, max(1, round(0.4 * r * s)), cv2.LINE_AA, shift=4)
+            cv2.polylines(layer, [pts16], True, 1.0, max(1, round(0.4 * r * s)), cv2.LINE_AA, shift=4)
     sigma = max(0.5, 0.02 * s)
-    ghost = (cv2.GaussianBlur(layers[1.0], (0, 0), sigma) + GHOST_BOTTOM * cv2.GaussianBlur(layers[GHOST_BOTTOM], (0, 0), sigma))
+    ghost = cv2.GaussianBlur(sides, (0, 0), sigma) + GHOST_BOTTOM * cv2.GaussianBlur(bottom, (0, 0), sigma)
+    strength = min(0.9, 2.5 * (1 - look.opacity))
     ghost = (ghost.clip(0, 1) * where * strength)[..., None]
     tint = 0.65 * np.array(look.pip, np.float32) + 0.35 * np.array(look.body, np.float32)
     return patch * (1 - ghost) + tint * ghost
