@@ -393,12 +393,8 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
         g = top.mean(0) + (top[0] - top.mean(0)) * rng.uniform(0, 0.7) + (top[1] - top.mean(0)) * rng.uniform(-0.5, 0.5)
         yy, xx = np.mgrid[0:ph, 0:pw].astype(np.float32)
         sigma = s * rng.uniform(0.05, 0.2)
-        if rng.random() < ARC_GLARE:
-            spot = _glare_arc(rng, g, s, (ph, pw)) * sil
-            patch += (min(1.0, 0.5 + glare) * 255 * spot)[..., None]
-        else:
-            spot = np.exp(-((xx - g[0]) ** 2 + (yy - g[1]) ** 2) / (2 * sigma * sigma)) * sil
-            patch += (glare * 255 * spot)[..., None]
+        spot = np.exp(-((xx - g[0]) ** 2 + (yy - g[1]) ** 2) / (2 * sigma * sigma)) * sil
+        patch += (glare * 255 * spot)[..., None]
     frame[sy0:sy1, sx0:sx1] = np.clip(patch, 0, 255).astype(np.uint8)
     return _box(pose.value, allpts)
 
@@ -443,24 +439,6 @@ def _ghost_pips(patch: np.ndarray, look: DieLook, pose: Pose, rot: np.ndarray, v
     ghost = (ghost.clip(0, 1) * where * strength)[..., None]
     tint = 0.65 * np.array(look.pip, np.float32) + 0.35 * np.array(look.body, np.float32)
     return patch * (1 - ghost) + tint * ghost
-
-
-# A glossy die mirrors the lamp: a window or a bulb as a soft spot, a ring light around the camera or
-# a tube as a thin bright arc across the face, over the pips (byler-d6's photos show such arcs on
-# many dice; the ones a network never trained on byler-d6 misses are often glossy smoky dice crossed
-# by one, session 30)
-ARC_GLARE = 0.5  # the share of glared dice whose glare is an arc, not a spot
-
-
-def _glare_arc(rng: np.random.Generator, centre: np.ndarray, side: float, shape: tuple[int, int]) -> np.ndarray:
-    """A thin, slightly blurred arc of an ellipse near `centre`, 0..1, the size of a die's patch."""
-    layer = np.zeros(shape, np.float32)
-    radius = side * rng.uniform(0.15, 0.45)
-    axes = (int(radius * 16), int(radius * rng.uniform(0.4, 1.0) * 16))
-    start = float(rng.uniform(0, 360))
-    cv2.ellipse(layer, (int(centre[0] * 16), int(centre[1] * 16)), axes, float(rng.uniform(0, 180)), start,
-                start + float(rng.uniform(60, 300)), 1.0, max(1, round(side * rng.uniform(0.015, 0.05))), cv2.LINE_AA, shift=4)
-    return cv2.GaussianBlur(layer, (0, 0), float(rng.uniform(0.3, 0.8)))
 
 
 def _box(value: int, pts: np.ndarray) -> DrawnDie:
