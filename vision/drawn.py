@@ -234,8 +234,8 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.nd
     return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
 
 
-def _face_texture(rng: np.random.Generator, look: DieLook, value: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A face as a _TEX square: colour (float32 BGR), coverage mask (rounded, feathered) and the pips' mask."""
+def _face_texture(rng: np.random.Generator, look: DieLook, value: int) -> tuple[np.ndarray, np.ndarray]:
+    """A face as a _TEX square: colour (float32 BGR) and coverage mask (rounded, feathered)."""
     t = _TEX
     body = np.empty((t, t, 3), np.float32)
     body[:] = look.body
@@ -271,7 +271,7 @@ def _face_texture(rng: np.random.Generator, look: DieLook, value: int) -> tuple[
     # the face darkens toward its rounded edge
     edge = cv2.GaussianBlur(mask, (0, 0), rad * 0.5 + 1)
     colour *= (0.75 + 0.25 * edge)[..., None]
-    return colour, mask, pip_mask
+    return colour, mask
 
 
 def _rotation(pose: Pose) -> np.ndarray:
@@ -307,13 +307,6 @@ def _side_values(rng: np.random.Generator, top: int) -> list[int]:
     return order
 
 
-def _project(pose: Pose, rot: np.ndarray, p: np.ndarray) -> tuple[float, float]:
-    """Where point p of the unit die (its centre at 0, +z toward the camera) lands in the frame."""
-    c = rot @ p
-    k = 1.0 / (1.0 - pose.perspective * c[2] * 0.5)
-    return pose.xc + c[0] * pose.side * k, pose.yc + c[1] * pose.side * k
-
-
 def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Generator, shadow: float = 0.4, glare: float = 0.0) -> DrawnDie:
     """Draw one die into `frame` (BGR uint8, in place) and return its value and box.
 
@@ -327,7 +320,11 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
         n = rot @ normal
         if n[2] <= 0.03:
             continue
-        pts = [_project(pose, rot, normal * 0.5 + ax * sx * 0.5 + ay * sy * 0.5) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        corners3 = [rot @ (normal * 0.5 + ax * sx * 0.5 + ay * sy * 0.5) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        pts = []
+        for c in corners3:
+            k = 1.0 / (1.0 - pose.perspective * c[2] * 0.5)
+            pts.append((pose.xc + c[0] * s * k, pose.yc + c[1] * s * k))
         faces.append((n[2], value, np.array(pts, np.float32)))
     faces.sort(key=lambda f: f[0])
     allpts = np.concatenate([f[2] for f in faces])
@@ -368,26 +365,19 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
     alpha = look.opacity
     patch = patch * (1 - alpha * sil[..., None]) + edge_colour * alpha * sil[..., None]
     light = rng.uniform(0.85, 1.1)
-    pips_seen = np.zeros((ph, pw), np.float32)  # the visible faces' pips, over any ghost pips
     for nz, value, pts in faces:
-        tex, mask, pips = _face_texture(rng, look, value)
+        tex, mask = _face_texture(rng, look, value)
         src = np.float32([[0, 0], [_TEX, 0], [_TEX, _TEX], [0, _TEX]])
         hmat = cv2.getPerspectiveTransform(src, pts - off)
         wt = cv2.warpPerspective(tex, hmat, (pw, ph), flags=cv2.INTER_LINEAR)
         wm = cv2.warpPerspective(mask, hmat, (pw, ph), flags=cv2.INTER_LINEAR) * sil
         shade = light * (0.35 + 0.65 * nz)
-        # translucent bodies let what lies behind them through; the pips are paint, opaque
-        wa = wm[..., None] * alpha
-        if alpha < 1:
-            wp = cv2.warpPerspective(pips, hmat, (pw, ph), flags=cv2.INTER_LINEAR)
-            wa = wm[..., None] * (alpha + (1 - alpha) * wp[..., None])
-            pips_seen = np.maximum(pips_seen, wp * wm)
+        body_alpha = alpha + (1 - alpha) * 0.0
+        # translucent bodies let the background through, pips stay opaque-ish
+        wa = wm[..., None] * body_alpha
         patch = patch * (1 - wa) + (wt * shade) * wa
         if alpha < 1:
             patch += (background * (1 - alpha) * 0.5 * wm[..., None]) * 0.3
-    if alpha < 1:
-        # a translucent die shows the pips of its hidden faces through its body (see _ghost_pips)
-        patch = _ghost_pips(patch, look, pose, rot, values, off, sil * (1 - pips_seen))
     if glare > 0:
         top = faces[-1][2] - off
         g = top.mean(0) + (top[0] - top.mean(0)) * rng.uniform(0, 0.7) + (top[1] - top.mean(0)) * rng.uniform(-0.5, 0.5)
@@ -397,48 +387,6 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
         patch += (glare * 255 * spot)[..., None]
     frame[sy0:sy1, sx0:sx1] = np.clip(patch, 0, 255).astype(np.uint8)
     return _box(pose.value, allpts)
-
-
-# Through a translucent body the pips of the hidden faces show: the bottom face's, mirrored, and
-# the side faces', squeezed against the edges by the die's rounded rim, which acts as a lens. On
-# smoky dice with red pips they are nearly as plain as the top face's own, and they are why a
-# reader never shown them counts a smoky 2 as a 4 (session 30: the byler-d6 dice that a network
-# trained without byler-d6 misses are mostly smoky and marbled dice with red pips).
-GHOST_DEPTH = 1 / 1.5  # a point inside looks this much shallower (refraction, index ~1.5)
-GHOST_RIM = 0.9  # side faces' pips look pulled in toward the centre by the rim's lens
-GHOST_BOTTOM = 0.6  # the bottom face shows through more body than the sides: this much fainter
-_BOTTOM = (np.array([0, 0, -1.0]), np.array([1, 0, 0.0]), np.array([0, -1, 0.0]))
-
-
-def _ghost_pips(patch: np.ndarray, look: DieLook, pose: Pose, rot: np.ndarray, values: list[int],
-                off: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """Blend the hidden faces' pips, blurred and tinted by the body, into a translucent die where
-    `where` allows (its silhouette less the visible pips). No randomness: the look's opacity
-    decides how plain they are, so a tray without translucent dice is drawn as before."""
-    s = pose.side
-    sides, bottom = np.zeros(where.shape, np.float32), np.zeros(where.shape, np.float32)
-    hidden = [(face, v, sides) for face, v in zip(_FACES[1:], values[1:], strict=True) if (rot @ face[0])[2] <= 0.03]
-    hidden.append((_BOTTOM, 7 - values[0], bottom))
-    r = look.pip_size
-    for (normal, ax, ay), value, layer in hidden:
-        # where each point inside looks to be: shallower, and a side's pulled in by the rim
-        seen = np.array([GHOST_RIM, GHOST_RIM, GHOST_DEPTH]) if normal[2] == 0 else np.array([1.0, 1.0, GHOST_DEPTH])
-        for px, py in PIP_LAYOUTS[value]:
-            p = (normal * 0.5 + ax * px * look.pip_spread + ay * py * look.pip_spread) * seen
-            c = np.array(_project(pose, rot, p))
-            u = np.array(_project(pose, rot, p + ax * r * seen)) - c
-            v = np.array(_project(pose, rot, p + ay * r * seen)) - c
-            ring = [c - off + u * math.cos(a) + v * math.sin(a) for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
-            pts16 = np.round(np.array(ring) * 16).astype(np.int32)
-            cv2.fillConvexPoly(layer, pts16, 1.0, cv2.LINE_AA, shift=4)
-            # an edge-on pip still shows as a blob: pips are holes with depth, and the rim spreads them
-            cv2.polylines(layer, [pts16], True, 1.0, max(1, round(0.4 * r * s)), cv2.LINE_AA, shift=4)
-    sigma = max(0.5, 0.02 * s)
-    ghost = cv2.GaussianBlur(sides, (0, 0), sigma) + GHOST_BOTTOM * cv2.GaussianBlur(bottom, (0, 0), sigma)
-    strength = min(0.9, 2.5 * (1 - look.opacity))
-    ghost = (ghost.clip(0, 1) * where * strength)[..., None]
-    tint = 0.65 * np.array(look.pip, np.float32) + 0.35 * np.array(look.body, np.float32)
-    return patch * (1 - ghost) + tint * ghost
 
 
 def _box(value: int, pts: np.ndarray) -> DrawnDie:

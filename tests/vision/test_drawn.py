@@ -57,30 +57,6 @@ def test_drawn_top_face_shows_its_pips():
         assert len([b for b in blobs if b[cv2.CC_STAT_AREA] > 20]) == value
 
 
-def _red_blobs(frame: np.ndarray, die: drawn.DrawnDie) -> int:
-    x0, y0 = int(die.xc - die.w / 2), int(die.yc - die.h / 2)
-    inside = frame[y0 : int(die.yc + die.h / 2), x0 : int(die.xc + die.w / 2)].astype(int)
-    red = ((inside[..., 2] - inside[..., 1]) > 50).astype(np.uint8)
-    return len([b for b in cv2.connectedComponentsWithStats(red)[2][1:] if b[cv2.CC_STAT_AREA] > 8])
-
-
-def test_a_translucent_die_shows_its_hidden_faces_pips():
-    """A smoky die with red pips showing a 1, flat, from straight above: the opaque die shows one red
-    blob, the translucent one also the side faces' pips by its edges and the bottom's 6 beneath.
-    The ghosts draw nothing from the rng: the two draws leave it in the same state."""
-    look = drawn.DieLook(body=(25, 25, 25), pip=(30, 30, 190), corner=0.15, pip_size=0.09, pip_spread=0.26)
-    blobs, states = [], []
-    for opacity in (1.0, 0.6):
-        rng = np.random.default_rng(3)
-        frame = np.full((160, 160, 3), 200, np.uint8)
-        die = drawn.draw_die(frame, drawn.replace(look, opacity=opacity), drawn.Pose(1, 80, 80, 90), rng, shadow=0)
-        blobs.append(_red_blobs(frame, die))
-        states.append(rng.random())
-    assert blobs[0] == 1
-    assert blobs[1] >= 5  # the 1, and ghosts of the sides' 2 to 5 pips and the bottom's 6
-    assert states[0] == states[1]
-
-
 def test_pips_stand_out_by_lightness_or_by_colour():
     pip, body = drawn.PIP_COLOURS, drawn.BODY_COLOURS
     assert drawn._stands_out(pip["red"], body["black"]) and drawn._stands_out(pip["red"], body["blue"])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import math
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -175,23 +175,6 @@ class Scene:
     label: int  # 0..5 = value 1..6, 6 = not a readable die
 
 
-# Smoky dice (dark translucent bodies, red pips more often than not) are common in shops and in
-# byler-d6, and are most of what a network never trained on byler-d6 misses there; random looks
-# make them under 1 % of drawn dice (translucent 1 in 5, dark 1 in 3, red pips 1 in 5)
-SMOKY_P = 0.1
-SMOKY_BODIES = ("black", "grey", "blue", "purple", "dark-green", "dark-red")
-SMOKY_PIPS = ("red", "red", "white", "gold")
-
-
-def smoky_look(rng: np.random.Generator) -> drawn.DieLook:
-    """A smoky die: a dark translucent body, its hidden faces' pips showing through (drawn._ghost_pips)."""
-    body = drawn.BODY_COLOURS[str(rng.choice(SMOKY_BODIES))]
-    pip = str(rng.choice(SMOKY_PIPS))
-    if not drawn._stands_out(drawn.PIP_COLOURS[pip], body):
-        pip = "white"
-    return replace(drawn.random_look(rng, body, pip), opacity=float(rng.uniform(0.5, 0.85)))
-
-
 def drawn_scene(rng: np.random.Generator, negative: bool = False) -> Scene:
     """One procedural die (maybe with neighbours) on a procedural surface, or a negative:
     bare surface, a cocked die, or two dice with the crop between them."""
@@ -200,8 +183,6 @@ def drawn_scene(rng: np.random.Generator, negative: bool = False) -> Scene:
     img = drawn.background(rng, size, size)
     c = size / 2
     look = drawn.random_look(rng, *PARTY_LOOKS[int(rng.integers(len(PARTY_LOOKS)))]) if rng.random() < 0.35 else drawn.random_look(rng)
-    if rng.random() < SMOKY_P:
-        look = smoky_look(rng)
     kind = int(rng.integers(0, 3)) if negative else -1
     if kind == 0:  # bare surface (sometimes with a die at the edge)
         if rng.random() < 0.5:
