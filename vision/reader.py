@@ -48,7 +48,11 @@ MAX_FINDS = 64  # more than any photo of the shared sets holds (48): the rest ar
 # byler-d6 85.7 % of photos exact not 83.3 %, penlington-wood 93.2 % either way, rune55-trays 19.0 % not
 # 14.3 %, with as many dice wrong (12 in all) and fewer re-rolls on the first two (2 not 5). Turning only
 # the unsure dice reads exactly as turning every die (SURE 0.8 and 0.9 alike, validation photos and drawn
-# trays) for 1.2-1.5 face reads a die at 0.9 (2.1 on rune55-trays) instead of 4
+# trays) for 1.2-1.5 face reads a die at 0.9 (2.1 on rune55-trays) instead of 4. Session 30, SURE 0.8: the
+# same reads of every validation photo (and of byler-d6's grey, motion7 and jpeg40 retakes and the 40-tray
+# drawn sets) for 18 % fewer face passes (2,381 against 2,921), but over all 99 rune55-trays photos 2 more
+# dice wrong (23 against 21); 0.7 already reads a validation die wrong more, 2 turns not 4 moves photos both
+# ways (grey +2, motion7 -2) for 24 % fewer passes. A wrong die costs more than a millisecond: 0.9 and 4 stay
 TURNS = 4
 SURE = 0.9
 TRIM = True  # the finder skips the letterbox's black rows past the picture (see finder.letterbox)
