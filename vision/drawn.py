@@ -486,11 +486,12 @@ def _overlaps(a: Footprint, b: Footprint) -> bool:
     return cv2.rotatedRectangleIntersection(a, b)[0] != cv2.INTERSECT_NONE
 
 
-def _against(rng: np.random.Generator, footprints: list[Footprint], side: float, width: int, height: int) -> Pose | None:
-    """A pose for a die of `side` lying against one of the dice at `footprints` (0-6 % of a side
-    apart), overlapping none and inside the frame; half the time turned like its neighbour, as
-    dice pushed together square up. Lying in a cluster, it is tilted at most 10 degrees. None when
-    20 tries find no room."""
+def _against(rng: np.random.Generator, placed: list[Pose], side: float, width: int, height: int) -> Pose | None:
+    """A pose for a die of `side` lying against one of the `placed` dice (0-6 % of a side apart),
+    overlapping none and inside the frame; half the time turned like its neighbour, as dice pushed
+    together square up. Lying in a cluster, it is tilted at most 10 degrees. None when 20 tries
+    find no room."""
+    footprints = [_footprint(p) for p in placed]
     for _ in range(20):
         anchor = footprints[int(rng.integers(len(footprints)))]
         (ax, ay), (aside, _), ayaw = anchor
@@ -543,27 +544,25 @@ def compose_tray(
     shared_look = random_look(rng) if rng.random() < 0.5 else None
     if camouflage > 0 and not looks and rng.random() < camouflage:
         shared_look = random_look(rng, tuple(int(v) for v in np.median(frame.reshape(-1, 3), axis=0)))
-    placed: list[tuple[float, float, float]] = []
-    footprints: list[Footprint] = []
+    placed: list[Pose] = []
     dice: list[DrawnDie] = []
     for i in range(count):
         s = base * float(rng.uniform(0.88, 1.12))
         pose = None
-        if touching > 0 and footprints and rng.random() < touching:
-            pose = _against(rng, footprints, s, width, height)
+        if touching > 0 and placed and rng.random() < touching:
+            pose = _against(rng, placed, s, width, height)
         if pose is None:
             for _ in range(60):
                 x = float(rng.uniform(0.6 * s, width - 0.6 * s))
                 y = float(rng.uniform(0.6 * s, height - 0.6 * s))
-                if all(math.hypot(x - px, y - py) >= (s + ps) / 2 * float(rng.uniform(1.05, 1.5)) for px, py, ps in placed):
+                if all(math.hypot(x - p.xc, y - p.yc) >= (s + p.side) / 2 * float(rng.uniform(1.05, 1.5)) for p in placed):
                     break
             else:
                 continue
         look = looks[i % len(looks)] if looks else (shared_look or random_look(rng))
         if pose is None:
             pose = random_pose(rng, int(rng.integers(1, 7)), x, y, s)
-        placed.append((pose.xc, pose.yc, s))
-        footprints.append(_footprint(pose))
+        placed.append(pose)
         dice.append(draw_die(frame, look, pose, rng, shadow=float(rng.uniform(0.1, 0.6)), glare=float(rng.uniform(0, 0.5)) if rng.random() < 0.4 else 0.0))
     if camera:
         frame = finish(frame, rng)
