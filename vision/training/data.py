@@ -58,6 +58,10 @@ SIDE_FACE_NEGATIVES = True
 # rune55-trays in training it read 73-74 % of that set's dice, not 71 %, and trained on all three sets
 # byler-d6's validation photos 90.5 % exact, not 85.7 % (face card, "Dice it never saw")
 READABLE_TILT = 35.0
+# a real die in colours no photo shows: RECOLOUR_P of the jittered cuts get a random linear colour map
+# (recolour), so an ivory die with black pips also trains as a dark one with red pips, a pink one with
+# green pips, ...
+RECOLOUR_P = 0.25
 # Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
 PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
 
@@ -141,10 +145,26 @@ def augment_cut(scene: np.ndarray, xc: float, yc: float, side: float, rng: np.ra
     return cv2.resize(crop, (drawn.CROP, drawn.CROP), interpolation=cv2.INTER_AREA)
 
 
+def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The cut's colours turned and stretched about their mean by a random linear map (two random
+    rotations of RGB space and gains of 0.6-1.3 between them), then moved to a random mean colour. It
+    keeps every contrast the die has (pips against body, die against floor) and gives it any pair of
+    colours: hue rotation, channel swaps and inversion only ever map a white body with black pips to
+    two greys, never to a dark body with red pips."""
+    f = img.reshape(-1, 3).astype(np.float32)
+    u, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    v, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    a = (u * rng.uniform(0.6, 1.3, 3)) @ v.T
+    out = (f - f.mean(axis=0)) @ a.T.astype(np.float32) + rng.uniform(50, 205, 3).astype(np.float32)
+    return np.clip(out, 0, 255).reshape(img.shape).astype(np.uint8)
+
+
 def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colours no set shows: light/dark inversion (light pips on dark bodies), hue rotation,
-    channel swaps, greyscale, exposure and gamma, sensor noise."""
+    """Colours no set shows: a random recolouring (recolour), light/dark inversion (light pips on dark
+    bodies), hue rotation, channel swaps, greyscale, exposure and gamma, sensor noise."""
     x = img
+    if rng.random() < RECOLOUR_P:
+        x = recolour(x, rng)
     if rng.random() < 0.3:
         x = 255 - x
     if rng.random() < 0.4:
