@@ -62,6 +62,9 @@ READABLE_TILT = 35.0
 # (recolour), so an ivory die with black pips also trains as a dark one with red pips, a pink one with
 # green pips, ...
 RECOLOUR_P = 0.25
+# half the drawn bare-floor negatives have a round thing in the middle (spot): a hole in a stand, a
+# button, a coin. Without them a network that never saw byler-d6's stand read its round grey holes as ones
+SPOT_P = 0.5
 # Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
 PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
 
@@ -195,6 +198,28 @@ class Scene:
     label: int  # 0..5 = value 1..6, 6 = not a readable die
 
 
+def spot(img: np.ndarray, rng: np.random.Generator, xc: float, yc: float, side: float) -> None:
+    """A round thing on the floor that is not a die, drawn in place: a hole, a screw head, a button, a
+    stain, a coin, 0.2-0.7 x a die's side across, soft-edged, sometimes with a rim. Alone on a plain
+    floor, a dark disc is what a one looks like with its body the floor's colour: the face net must
+    see the die's edges before it reads a one."""
+    r = side * float(rng.uniform(0.1, 0.35))
+    centre = (xc + float(rng.normal(0, 0.05)) * side, yc + float(rng.normal(0, 0.05)) * side)
+    axes = (r, r * float(rng.uniform(0.75, 1.0)))
+    angle = float(rng.uniform(0, 180))
+    base = img.astype(np.float32)
+    colour = np.array(rng.uniform(0, 255, 3) if rng.random() < 0.5 else base[int(yc), int(xc)] * rng.uniform(0.2, 0.6), np.float32)
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.ellipse(mask, ((centre[0], centre[1]), (2 * axes[0], 2 * axes[1]), angle), 1.0, -1, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, r * float(rng.uniform(0.05, 0.25))))
+    out = base * (1 - mask[..., None]) + colour * mask[..., None]
+    if rng.random() < 0.3:  # a rim: a lighter or darker ring round it
+        ring = np.zeros(img.shape[:2], np.float32)
+        cv2.ellipse(ring, ((centre[0], centre[1]), (2 * axes[0], 2 * axes[1]), angle), 1.0, max(1, int(r * 0.15)), cv2.LINE_AA)
+        out = out * (1 - 0.5 * ring[..., None]) + (255 - colour) * 0.5 * ring[..., None]
+    img[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
 def drawn_scene(rng: np.random.Generator, negative: bool = False) -> Scene:
     """One procedural die (maybe with neighbours) on a procedural surface, or a negative:
     bare surface, a cocked die, or two dice with the crop between them."""
@@ -204,7 +229,9 @@ def drawn_scene(rng: np.random.Generator, negative: bool = False) -> Scene:
     c = size / 2
     look = drawn.random_look(rng, *PARTY_LOOKS[int(rng.integers(len(PARTY_LOOKS)))]) if rng.random() < 0.35 else drawn.random_look(rng)
     kind = int(rng.integers(0, 3)) if negative else -1
-    if kind == 0:  # bare surface (sometimes with a die at the edge)
+    if kind == 0:  # bare surface (sometimes with a round spot in the middle, a die at the edge)
+        if rng.random() < SPOT_P:
+            spot(img, rng, c, c, side)
         if rng.random() < 0.5:
             a = rng.uniform(0, 2 * math.pi)
             d = side * rng.uniform(1.1, 1.4)
