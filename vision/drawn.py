@@ -372,9 +372,8 @@ def draw_die(frame: np.ndarray, look: DieLook, pose: Pose, rng: np.random.Genera
         wt = cv2.warpPerspective(tex, hmat, (pw, ph), flags=cv2.INTER_LINEAR)
         wm = cv2.warpPerspective(mask, hmat, (pw, ph), flags=cv2.INTER_LINEAR) * sil
         shade = light * (0.35 + 0.65 * nz)
-        body_alpha = alpha + (1 - alpha) * 0.0
-        # translucent bodies let the background through, pips stay opaque-ish
-        wa = wm[..., None] * body_alpha
+        # a translucent face (pips and all) lets the background through
+        wa = wm[..., None] * alpha
         patch = patch * (1 - wa) + (wt * shade) * wa
         if alpha < 1:
             patch += (background * (1 - alpha) * 0.5 * wm[..., None]) * 0.3
