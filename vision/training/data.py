@@ -65,6 +65,9 @@ RECOLOUR_P = 0.25
 # half the drawn bare-floor negatives have a round thing in the middle (spot): a hole in a stand, a
 # button, a coin. Without them a network that never saw byler-d6's stand read its round grey holes as ones
 SPOT_P = 0.5
+# the finder's drawn trays: CROWD_P of them a crowd of 10-30 small dice, each after the first lying against
+# an earlier one CROWD_TOUCHING of the time (byler-d6's heaps; a finder that never saw byler-d6 merged them)
+CROWD_P, CROWD_TOUCHING = 0.3, 0.6
 # Dice sold for Bunco and party games: drawn often so the colours the photos lack are common.
 PARTY_LOOKS = (("red", "white"), ("dark-red", "white"), ("pink", "white"), ("pink", "black"), ("black", "white"), ("blue", "white"), ("white", "black"), ("white", "red"), ("green", "white"), ("yellow", "black"), ("purple", "white"), ("cream", "black"))
 
@@ -476,6 +479,9 @@ def drawn_frame(rng: np.random.Generator, real: list[Photo] | None = None) -> Fr
     h = int(w * float(rng.choice([0.75, 1.0, 0.5625])))
     if real and rng.random() < 0.4:
         return pasted_frame(rng, real, w, h)
+    if rng.random() < CROWD_P:  # a crowd: many small dice, most lying against others
+        img, dice = drawn.compose_tray(rng, w, h, count=int(rng.integers(10, 31)), side=(10, 40), touching=CROWD_TOUCHING)
+        return Frame(img, np.array([[d.xc, d.yc] for d in dice], np.float32).reshape(-1, 2), np.array([max(d.w, d.h) for d in dice], np.float32))
     img, dice = drawn.compose_tray(rng, w, h, count=int(rng.integers(0, 11)), side=(10, 90))
     return Frame(img, np.array([[d.xc, d.yc] for d in dice], np.float32).reshape(-1, 2), np.array([max(d.w, d.h) for d in dice], np.float32))
 
