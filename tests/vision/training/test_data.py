@@ -1,11 +1,11 @@
-"""The face network's training augmentations that need no torch: recolouring and round spots."""
+"""The networks' training data that needs no torch: recolouring, round spots, crowded trays."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from vision.drawn import background, draw_die, random_look, random_pose
-from vision.training.data import recolour, spot
+from vision.training.data import drawn_frame, recolour, spot
 
 
 def _ivory_die(rng: np.random.Generator) -> np.ndarray:
@@ -42,3 +42,17 @@ def test_spot_draws_a_round_thing_in_the_middle_of_a_bare_floor():
         # centred on the die's place, and no wider than 0.7 x its side (plus a soft edge)
         assert abs(xs.mean() - 75) < 10 and abs(ys.mean() - 75) < 10
         assert xs.max() - xs.min() < 0.7 * 48 + 12
+
+
+def test_some_finder_trays_are_crowds_of_small_dice_lying_against_each_other():
+    rng = np.random.default_rng(11)
+    frames = [drawn_frame(rng) for _ in range(60)]
+    crowds = [f for f in frames if len(f.centres) > 10]  # other trays hold 0-10
+    assert 6 <= len(crowds) <= 30  # CROWD_P of 60, give or take
+    touching = 0
+    for f in crowds:
+        assert np.median(f.sides) < 65  # small dice: 10-40 px (+12 %), a box up to 1.45 x that turned and tilted
+        d = np.hypot(*(f.centres[:, None] - f.centres[None]).transpose(2, 0, 1))
+        np.fill_diagonal(d, np.inf)
+        touching += int((d.min(axis=1) < 1.15 * f.sides).sum())
+    assert touching > 0.4 * sum(len(f.centres) for f in crowds)
