@@ -133,6 +133,18 @@ def test_a_pip_read_as_a_small_die_inside_a_big_one_is_dropped():
     assert [(round(f.score, 1), round(f.side)) for f in got] == [(0.8, 64), (0.7, 64), (0.6, 64)]
 
 
+def test_two_finds_of_like_size_nearer_than_four_tenths_of_a_side_are_one_die():
+    heat = np.zeros((64, 64), np.float32)
+    size = np.zeros((64, 64), np.float32)
+    offset = np.zeros((2, 64, 64), np.float32)
+    heat[20, 20], size[20, 20] = 0.9, 1.0  # a tilted die's top face, 64 input px ...
+    heat[23, 22], size[23, 22] = 0.7, 0.85  # ... and its side face, 14 px off (0.23 of a side): one die
+    heat[40, 20], size[40, 20] = 0.8, 1.0  # two dice lying against each other, 28 px apart: two
+    heat[47, 20], size[47, 20] = 0.8, 1.0
+    got = peaks(heat, size, offset, 1.0, 0.3, 256, 256)
+    assert sorted((round(f.xc), round(f.yc)) for f in got) == [(82, 82), (82, 162), (82, 190)]
+
+
 def test_a_missing_file_says_what_to_do(tmp_path):
     with pytest.raises(ModelMissing, match="make model"):
         load(tmp_path / "none.onnx")

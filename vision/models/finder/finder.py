@@ -23,6 +23,7 @@ STRIDE = 4  # input pixels per heat cell (256 / 64)
 SIZE_UNIT = 64.0  # the size map's unit, in input pixels
 OVERLAP = 0.5  # a find nearer than this x a larger find's side to its centre, ...
 NESTED = 0.8  # ... and under this x its side, is one of that die's pips (see peaks)
+SAME = 0.4  # a find nearer than this x a larger find's side to its centre, whatever its size, is that die
 
 
 class Found(NamedTuple):
@@ -66,7 +67,8 @@ def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float, 
     first in raster order is kept. A big die's pip can look like a small die to the net: a peak
     much smaller than another and within half the other's side of its centre is a pip of that die,
     and dropped. Peaks of like size that close are kept: two dice side by side seen obliquely,
-    whose sides the net overestimates.
+    whose sides the net overestimates. Closer still (SAME) they are one die: a tilted die's top and
+    side faces, each marked by a finder trained to split dice that lie against each other.
     """
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
@@ -84,6 +86,7 @@ def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float, 
         out.append(Found(xc, yc, side, float(heat[y, x])))
     dice: list[Found] = []
     for f in sorted(out, key=lambda f: -f.side):  # the larger first: a die holds its pips, not they it
-        if not any(f.side < NESTED * d.side and np.hypot(f.xc - d.xc, f.yc - d.yc) < OVERLAP * d.side for d in dice):
+        near = [(np.hypot(f.xc - d.xc, f.yc - d.yc), d.side) for d in dice]
+        if not any((f.side < NESTED * side and dist < OVERLAP * side) or dist < SAME * side for dist, side in near):
             dice.append(f)
     return sorted(dice, key=lambda f: -f.score)
