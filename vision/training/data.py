@@ -481,8 +481,8 @@ def drawn_frame(rng: np.random.Generator, real: list[Photo] | None = None) -> Fr
         return pasted_frame(rng, real, w, h)
     if rng.random() < CROWD_P:  # a crowd: many small dice, most lying against others
         img, dice = drawn.compose_tray(rng, w, h, count=int(rng.integers(10, 31)), side=(10, 40), touching=CROWD_TOUCHING)
-        return Frame(img, np.array([[d.xc, d.yc] for d in dice], np.float32).reshape(-1, 2), np.array([max(d.w, d.h) for d in dice], np.float32))
-    img, dice = drawn.compose_tray(rng, w, h, count=int(rng.integers(0, 11)), side=(10, 90))
+    else:
+        img, dice = drawn.compose_tray(rng, w, h, count=int(rng.integers(0, 11)), side=(10, 90))
     return Frame(img, np.array([[d.xc, d.yc] for d in dice], np.float32).reshape(-1, 2), np.array([max(d.w, d.h) for d in dice], np.float32))
 
 
