@@ -54,7 +54,7 @@ def test_face_reads_the_drawn_dice():
     # the wrapper's answer is the stored logits' best class (values 1-6, None for "not a die")
     best = [int(np.argmax(r["logits"])) for r in rows]
     assert [r.value for r in reads] == [None if b == NOT_A_DIE else b + 1 for b in best]
-    # and the shipped net reads nearly all of these drawn dice (6 of 7: the marbled 3 it reads as a 2 at p 0.53, one turn, and 0.50 over four; session 28's net read it as a 4 at 0.47)
+    # and the shipped net reads nearly all of these drawn dice (6 of 7: the marbled 3, cut at 1.45 x its side, it reads as a 4 at p 0.54, one turn, and 0.27 over four, under READ_AT: a re-roll; cut at 1.3 it read a 2 at 0.53)
     assert sum(r.value == row["drawn"] for r, row in zip(reads, rows)) >= 6
     assert all(0.0 < r.confidence <= 1.0 and r.probs.sum() == pytest.approx(1.0) for r in reads)
 

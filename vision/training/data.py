@@ -1,7 +1,7 @@
 """Training data for the two networks: real photos of the shared sets (training split only),
 procedural dice from vision.drawn, and real dice pasted onto procedural trays.
 
-Face samples are 32x32 crops cut like vision.drawn.cut_square (a square of 1.3 x the die's box
+Face samples are 32x32 crops cut like vision.drawn.cut_square (a square of 1.0-1.7 x the die's box
 side around its centre, INTER_AREA to 32) but with the side, centre, rotation, colours and camera
 jittered, so a die the photos never showed (a red die with white pips, light pips on a dark
 body) still looks like something seen. Class 6 is "not a readable die": background, a tray wall,
@@ -29,7 +29,9 @@ from vision.split import is_validation
 SETS = ("byler-d6", "penlington-wood", "rune55-trays")
 # penlington-wood's boxes hold the top face's pips only; the others hold the whole die
 WHOLE_DIE_BOXES = {"byler-d6": True, "penlington-wood": False, "rune55-trays": True}
-CUT = 1.3  # crop side / box side, the run-time contract
+# crop side / box side of the face's validation cuts and of its hard negatives' geometry; its training cuts
+# range 1.0-1.7 (augment_cut), and the reader cuts found dice at vision.models.face.face.CROP_GROW (1.45)
+CUT = 1.3
 FINDER_SIZE = 256
 STRIDE = 4
 NEGATIVE = 6
@@ -360,7 +362,7 @@ def make_drawn_pool(rng: np.random.Generator, count: int, negative_fraction: flo
 
 
 def real_val_crops(photos: list[Photo]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Validation crops cut exactly as at run time (cut_square at 1.3 x box side), per set."""
+    """Validation crops cut as at run time (cut_square at CUT x the labelled box side), per set."""
     out: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
     for p in photos:
         for v, xc, yc, bw, bh in p.boxes:
