@@ -6,7 +6,7 @@ ones, so int8 can be faster there, if OpenCV's DNN module loads the quantised gr
 answers hold. This script answers those questions; it does not ship anything into vision/models.
 
 Calibration and checking use procedural dice (vision.drawn) only: `--calibrate` tray frames
-(seed 1) give the finder's letterboxed inputs and the face crops (cut_square at 1.3 x the die's
+(seed 1) give the finder's letterboxed inputs and the face crops (cut_square at CROP_GROW x the die's
 box, as at run time); a second, disjoint set (seed 2) measures how far int8 answers stray from
 float ones: the face net's argmax agreement and the finder's heat differences and peaks.
 
