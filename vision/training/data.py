@@ -362,7 +362,8 @@ def make_drawn_pool(rng: np.random.Generator, count: int, negative_fraction: flo
 
 
 def real_val_crops(photos: list[Photo]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Validation crops cut as at run time (cut_square at CUT x the labelled box side), per set."""
+    """Validation crops, cut_square at CUT x the labelled box side, per set (the reader cuts at
+    face.CROP_GROW x the finder's side: these numbers stay comparable with earlier runs)."""
     out: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
     for p in photos:
         for v, xc, yc, bw, bh in p.boxes:
