@@ -92,13 +92,12 @@ class _Pacer:
 
 def _quiet_capture(target: int | str) -> cv2.VideoCapture:
     """Open a capture without OpenCV's own warnings on stderr: our CameraError says it better."""
-    logging_api = cv2.utils.logging
-    level = logging_api.getLogLevel()
-    logging_api.setLogLevel(logging_api.LOG_LEVEL_SILENT)
+    level = cv2.getLogLevel()
+    cv2.setLogLevel(0)  # LOG_LEVEL_SILENT
     try:
         return cv2.VideoCapture(target)
     finally:
-        logging_api.setLogLevel(level)
+        cv2.setLogLevel(level)
 
 
 class CaptureSource(_Base):
