@@ -249,7 +249,7 @@ def _import_picamera2() -> Any:
     """Picamera2 comes from apt on a Pi (it needs the system libcamera), never from pip.
 
     On Raspberry Pi OS bookworm apt's picamera2 imports apt's simplejpeg, compiled for
-    numpy 1.24, while the venv holds the numpy 2 that OpenCV 5 needs: the import fails with
+    numpy 1.24, while the venv holds numpy 2 (pyproject allows it, pip takes it): the import fails with
     "numpy.dtype size changed" (a ValueError). A simplejpeg from pip, built for numpy 2,
     comes first on the venv's path and mends it.
     """
